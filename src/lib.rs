@@ -1,0 +1,25 @@
+//! luzhanqi: a Luzhanqi (陆战棋, army chess) engine.
+//!
+//! Data flows one way: the board and the pieces, the rules, the position,
+//! move generation; above them notation, perft and (in later layers) search,
+//! the protocol and the engine loop.
+
+pub mod action;
+pub mod bench;
+pub mod board;
+pub mod combat;
+pub mod deployment;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod rules;
+
+pub use action::{Action, ActionKind, Token};
+pub use board::{Bitboard, Point};
+pub use combat::Outcome;
+pub use deployment::Deployment;
+pub use piece::{Colour, Kind, Piece};
+pub use position::{Cell, EndReason, GameResult, Position};
+pub use rules::{Mode, Rules, Variant};

@@ -1,0 +1,198 @@
+//! Rule sets as data: a `Rules` value of independent settings, with the
+//! presets `flip`, `classic`, `open` and `ccgc` (RULES.md §4).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How pieces start and what each player sees.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Mode {
+    /// 翻棋: all 50 pieces dealt face down; flip or move each turn.
+    Flip,
+    /// 暗棋: secret deployment; a referee judges attacks.
+    Classic,
+    /// 明棋: deployment, then everything visible.
+    Open,
+}
+
+impl Mode {
+    /// The name used in options and records.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Flip => "flip",
+            Mode::Classic => "classic",
+            Mode::Open => "open",
+        }
+    }
+}
+
+/// What happens when the quiet-ply limit is reached.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum QuietResult {
+    /// The side with more pieces on the board wins; equal counts draw (`flip`).
+    MorePieces,
+    /// The game is drawn (`classic`, `open`).
+    Draw,
+    /// The side to move loses (`ccgc`).
+    SideToMoveLoses,
+}
+
+impl QuietResult {
+    /// All values, in option order.
+    pub const ALL: [QuietResult; 3] = [QuietResult::MorePieces, QuietResult::Draw, QuietResult::SideToMoveLoses];
+
+    /// The name used in options.
+    pub const fn name(self) -> &'static str {
+        match self {
+            QuietResult::MorePieces => "morepieces",
+            QuietResult::Draw => "draw",
+            QuietResult::SideToMoveLoses => "moverloses",
+        }
+    }
+}
+
+/// The named presets.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Variant {
+    /// RULES.md §4.1.
+    Flip,
+    /// RULES.md §4.2.
+    Classic,
+    /// RULES.md §4.3.
+    Open,
+    /// `classic` with a 31-ply quiet limit after which the side to move loses.
+    Ccgc,
+}
+
+impl Variant {
+    /// All presets, in option order.
+    pub const ALL: [Variant; 4] = [Variant::Flip, Variant::Classic, Variant::Open, Variant::Ccgc];
+
+    /// The name used in options.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Flip => "flip",
+            Variant::Classic => "classic",
+            Variant::Open => "open",
+            Variant::Ccgc => "ccgc",
+        }
+    }
+
+    /// The settings of this preset.
+    pub const fn rules(self) -> Rules {
+        match self {
+            Variant::Flip => Rules::FLIP,
+            Variant::Classic => Rules::CLASSIC,
+            Variant::Open => Rules::OPEN,
+            Variant::Ccgc => Rules::CCGC,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a variant.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown variant '{}' (expected flip, classic, open or ccgc)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownVariant(s.to_owned()))
+    }
+}
+
+/// The rules in force: independent settings, each of which can be changed
+/// on its own (the house rules of RULES.md §4.4 are toggles here).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Rules {
+    /// How pieces start and what players see.
+    pub mode: Mode,
+    /// Only an Engineer may attack the flag (`flip`; the seed-001 house rule
+    /// "flag capturable by any piece in flip" turns it off).
+    pub flag_needs_engineer: bool,
+    /// The flag may be attacked only once all three of its side's landmines
+    /// are gone (`flip`).
+    pub flag_needs_mines_cleared: bool,
+    /// Bombs may attack landmines and the flag (seed 001 turns it off).
+    pub bomb_attacks_mine_and_flag: bool,
+    /// Any ranked piece that attacks a landmine dies and takes the mine with
+    /// it (seed 001, "Einfache Minen"); the Engineer still clears it and lives.
+    pub any_rank_clears_mine: bool,
+    /// A landmine is removed after it destroys an attacker (seed 000).
+    pub mine_removed_after_kill: bool,
+    /// The winner of a refereed combat learns the loser's identity (seed 001).
+    pub winner_learns_loser: bool,
+    /// When a Marshal is removed the referee reveals its side's flag.
+    pub marshal_reveals_flag: bool,
+    /// Consecutive plies without a flip or a removal that end the game; 0 for none.
+    pub quiet_limit: u16,
+    /// The result when the quiet limit is reached.
+    pub quiet_result: QuietResult,
+}
+
+impl Rules {
+    /// `flip` (翻棋), RULES.md §4.1.
+    pub const FLIP: Rules = Rules {
+        mode: Mode::Flip,
+        flag_needs_engineer: true,
+        flag_needs_mines_cleared: true,
+        bomb_attacks_mine_and_flag: true,
+        any_rank_clears_mine: false,
+        mine_removed_after_kill: false,
+        winner_learns_loser: false,
+        marshal_reveals_flag: false,
+        quiet_limit: 120,
+        quiet_result: QuietResult::MorePieces,
+    };
+
+    /// `classic` (暗棋 with a referee), RULES.md §4.2.
+    pub const CLASSIC: Rules = Rules {
+        mode: Mode::Classic,
+        flag_needs_engineer: false,
+        flag_needs_mines_cleared: false,
+        bomb_attacks_mine_and_flag: true,
+        any_rank_clears_mine: false,
+        mine_removed_after_kill: false,
+        winner_learns_loser: false,
+        marshal_reveals_flag: true,
+        quiet_limit: 120,
+        quiet_result: QuietResult::Draw,
+    };
+
+    /// `open` (明棋): `classic` with everything visible, RULES.md §4.3.
+    pub const OPEN: Rules = Rules { mode: Mode::Open, ..Rules::CLASSIC };
+
+    /// `ccgc`: `classic` with a 31-ply quiet limit after which the side to
+    /// move loses (the Chinese Computer Games Championship rule).
+    pub const CCGC: Rules = Rules { quiet_limit: 31, quiet_result: QuietResult::SideToMoveLoses, ..Rules::CLASSIC };
+
+    /// Whether pieces are deployed by the players (everything but `flip`).
+    pub const fn has_deployment(&self) -> bool {
+        !matches!(self.mode, Mode::Flip)
+    }
+
+    /// The preset these settings equal, if any.
+    pub fn variant(&self) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.rules() == *self)
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::FLIP
+    }
+}

@@ -1,0 +1,76 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use luzhanqi::notation::{parse_piece, parse_point};
+use luzhanqi::piece::ARMY;
+use luzhanqi::position::Setup;
+use luzhanqi::{Cell, Colour, Kind, Piece, Position, Rules};
+
+/// Builds a position from a sparse description: `pieces` as (point, piece)
+/// pairs such as ("c3", "r5") or ("a7", "b?"), `facedown` points holding
+/// face-down pieces whose identities are `pool` (flip only). Every other
+/// piece of each army is listed as removed, so the counts add up. Ply 10.
+pub fn sparse(
+    rules: Rules,
+    side: Option<Colour>,
+    pieces: &[(&str, &str)],
+    facedown: &[&str],
+    pool: &[&str],
+) -> Position {
+    sparse_quiet(rules, side, pieces, facedown, pool, 0)
+}
+
+/// As [`sparse`], with a quiet-ply counter.
+pub fn sparse_quiet(
+    rules: Rules,
+    side: Option<Colour>,
+    pieces: &[(&str, &str)],
+    facedown: &[&str],
+    pool: &[&str],
+    quiet: u16,
+) -> Position {
+    let mut cells = [Cell::Empty; 60];
+    let mut left = [ARMY; 2];
+    let mut unknown = [0u8; 2];
+    for (pt, pc) in pieces {
+        let p = parse_point(pt).expect("point");
+        let piece = parse_piece(pc).expect("piece");
+        cells[p.index()] = Cell::Piece(piece);
+        match piece.kind {
+            Some(k) => left[piece.colour.index()][k.index()] -= 1,
+            None => unknown[piece.colour.index()] += 1,
+        }
+    }
+    for pt in facedown {
+        cells[parse_point(pt).expect("point").index()] = Cell::FaceDown;
+    }
+    for pc in pool {
+        let piece = parse_piece(pc).expect("piece");
+        left[piece.colour.index()][piece.kind.expect("pool kind").index()] -= 1;
+    }
+    let mut removed = Vec::new();
+    for c in Colour::BOTH {
+        let mut skip = unknown[c.index()];
+        // Unknown pieces on the board stand for the last kinds of the army.
+        for k in Kind::ALL.into_iter().rev() {
+            for _ in 0..left[c.index()][k.index()] {
+                if skip > 0 {
+                    skip -= 1;
+                } else {
+                    removed.push(Piece::new(c, k));
+                }
+            }
+        }
+    }
+    let setup = Setup { cells, side, quiet, ply: 10 + u32::from(quiet), removed };
+    Position::from_setup(&setup, rules).unwrap_or_else(|e| panic!("bad test position: {e}"))
+}
+
+/// The legal actions as sorted strings.
+pub fn legal(pos: &Position) -> Vec<String> {
+    let mut v = Vec::new();
+    pos.legal_actions(&mut v);
+    let mut s: Vec<String> = v.iter().map(ToString::to_string).collect();
+    s.sort();
+    s
+}
