@@ -4,7 +4,7 @@
 //!
 //! A piece of unknown kind (an enemy piece in a `classic` view) may do what
 //! any movable piece could: its moves are the union of steps and engineer
-//! routes, and it may attack anything an engineer could reach.
+//! routes, and it may attack what some movable kind could attack from there.
 
 use crate::action::Action;
 use crate::board::Bitboard;
@@ -147,6 +147,8 @@ impl Position {
         let ranked_targets = targets_for(Kind::Lieutenant);
         let engineer_targets = targets_for(Kind::Engineer);
         let bomb_targets = targets_for(Kind::Bomb);
+        // A piece of unknown kind may attack what some movable kind could.
+        let unknown_targets = ranked_targets | engineer_targets | bomb_targets;
 
         let immobile = self.pieces_of(us, Some(Kind::Mine)) | self.pieces_of(us, Some(Kind::Flag)) | HQS;
         let engineers = self.pieces_of(us, Some(Kind::Engineer));
@@ -158,7 +160,7 @@ impl Position {
             let targets = if (engineers & bit).any() {
                 engineer_targets
             } else if (unknown & bit).any() {
-                enemy
+                unknown_targets
             } else if (bombs & bit).any() {
                 bomb_targets
             } else {
