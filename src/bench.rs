@@ -115,6 +115,38 @@ pub fn movegen_bench() -> Vec<BenchLine> {
         .collect()
 }
 
+/// Copy-make throughput: every legal action of each suite position made on
+/// a copy, `rounds` times.
+pub fn apply_bench(rounds: u32) -> BenchLine {
+    let suite = perft_suite();
+    let mut lists: Vec<(Position, Vec<Action>)> = suite
+        .into_iter()
+        .map(|(_, pos, _)| {
+            let mut v = Vec::new();
+            pos.legal_actions(&mut v);
+            (pos, v)
+        })
+        .collect();
+    let mut r = rng(1);
+    // Give flips a fixed identity so the loop measures apply, not sampling.
+    let shown: Vec<_> = lists.iter().map(|(p, _)| p.sample_pool(&mut r)).collect();
+    let start = Instant::now();
+    let mut made = 0u64;
+    let mut checksum = 0u64;
+    for _ in 0..rounds {
+        for ((pos, actions), shown) in lists.iter_mut().zip(&shown) {
+            for &a in actions.iter() {
+                let mut child = pos.clone();
+                child.play_known(a, *shown);
+                checksum = checksum.wrapping_add(u64::from(child.quiet()));
+                made += 1;
+            }
+        }
+    }
+    std::hint::black_box(checksum);
+    BenchLine { name: format!("copy-make x{} B", std::mem::size_of::<Position>()), count: made, time: start.elapsed() }
+}
+
 /// Random playouts from fixed starts: `games` games of `rules`, seeded.
 pub fn playout_bench(rules: Rules, games: u64) -> BenchLine {
     let mut buf = Vec::with_capacity(256);

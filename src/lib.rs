@@ -9,12 +9,17 @@ pub mod bench;
 pub mod board;
 pub mod combat;
 pub mod deployment;
+pub mod engine;
+pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod piece;
+pub mod players;
 pub mod position;
+pub mod protocol;
 pub mod rules;
+pub mod search;
 
 pub use action::{Action, ActionKind, Token};
 pub use board::{Bitboard, Point};

@@ -6,8 +6,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use luzhanqi::bench;
+use luzhanqi::engine::Engine;
+use luzhanqi::engine::output::Output;
 use luzhanqi::notation::{parse_position, parse_token};
 use luzhanqi::perft::divide;
+use luzhanqi::protocol::Response;
 use luzhanqi::{Position, Variant};
 
 #[derive(Parser)]
@@ -33,10 +36,11 @@ enum Command {
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
     },
-    /// Benchmarks: move generation (perft) and random playouts.
+    /// Benchmarks: the search (as the protocol's `bench`), move generation
+    /// (perft with bulk counting, copy-make) or random playouts.
     Bench {
-        /// What to measure: movegen, playout or all.
-        #[arg(default_value = "all")]
+        /// What to measure: search, movegen, playout or rules (movegen and playout).
+        #[arg(default_value = "search")]
         what: String,
     },
 }
@@ -68,16 +72,23 @@ fn perft_command(depth: u32, variant: Variant, fen: Option<String>, moves: &[Str
 }
 
 fn bench_command(what: &str) -> Result<(), String> {
-    let mut lines = Vec::new();
-    if matches!(what, "movegen" | "all") {
-        lines.extend(bench::movegen_bench());
+    if what == "search" {
+        let out = Output::stdout();
+        let (nodes, nps) = luzhanqi::search::bench::run(&mut |r| out.send(&r), &luzhanqi::search::Control::default());
+        out.send(&Response::BenchTotal { nodes, nps });
+        return Ok(());
     }
-    if matches!(what, "playout" | "all") {
+    let mut lines = Vec::new();
+    if matches!(what, "movegen" | "rules") {
+        lines.extend(bench::movegen_bench());
+        lines.push(bench::apply_bench(20_000));
+    }
+    if matches!(what, "playout" | "rules") {
         lines.push(bench::playout_bench(luzhanqi::Rules::FLIP, 20_000));
         lines.push(bench::playout_bench(luzhanqi::Rules::OPEN, 5_000));
     }
     if lines.is_empty() {
-        return Err(format!("unknown benchmark '{what}' (movegen, playout or all)"));
+        return Err(format!("unknown benchmark '{what}' (search, movegen, playout or rules)"));
     }
     for l in &lines {
         println!("{:<28} {:>14} in {:>8.3} s  {:>12.0} /s", l.name, l.count, l.time.as_secs_f64(), l.rate());
@@ -93,7 +104,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft { depth, variant, fen, moves }) => perft_command(depth, variant, fen, &moves),
         Some(Command::Bench { what }) => bench_command(&what),
-        None => Err("the protocol loop is not built yet".to_owned()),
+        None => {
+            let mut engine = Engine::new(Output::stdout());
+            engine.run(std::io::stdin().lock());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

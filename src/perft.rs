@@ -74,17 +74,22 @@ pub fn for_each_child(pos: &Position, action: Action, mut f: impl FnMut(&Positio
     }
 }
 
-fn inner(pos: &Position, depth: u32, lists: &mut [Vec<Action>]) -> u64 {
+fn inner(pos: &Position, depth: u32, lists: &mut [Vec<Action>], stop: &dyn Fn() -> bool) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_leaves(),
         _ => {
-            let (list, rest) = lists.split_first_mut().expect("one list per depth");
+            let Some((list, rest)) = lists.split_first_mut() else {
+                return 0;
+            };
+            if depth >= 3 && stop() {
+                return 0;
+            }
             list.clear();
             pos.legal_actions(list);
             let mut total = 0;
             for &a in list.iter() {
-                for_each_child(pos, a, |child| total += inner(child, depth - 1, rest));
+                for_each_child(pos, a, |child| total += inner(child, depth - 1, rest, stop));
             }
             total
         }
@@ -100,7 +105,7 @@ fn inner(pos: &Position, depth: u32, lists: &mut [Vec<Action>]) -> u64 {
 pub fn perft(pos: &Position, depth: u32) -> Result<u64, PerftError> {
     check(pos, depth)?;
     let mut lists = vec![Vec::new(); depth as usize + 1];
-    Ok(inner(pos, depth, &mut lists))
+    Ok(inner(pos, depth, &mut lists, &|| false))
 }
 
 /// Perft split by first action, in generation order.
@@ -108,6 +113,15 @@ pub fn perft(pos: &Position, depth: u32) -> Result<u64, PerftError> {
 /// # Errors
 /// As [`perft`]; depth 0 has no first action and gives an empty list.
 pub fn divide(pos: &Position, depth: u32) -> Result<Vec<(Action, u64)>, PerftError> {
+    divide_until(pos, depth, &|| false)
+}
+
+/// [`divide`] that gives up (with partial, meaningless counts) as soon as
+/// `stop` returns true; the caller knows it asked to stop.
+///
+/// # Errors
+/// As [`perft`].
+pub fn divide_until(pos: &Position, depth: u32, stop: &dyn Fn() -> bool) -> Result<Vec<(Action, u64)>, PerftError> {
     check(pos, depth)?;
     if depth == 0 {
         return Ok(Vec::new());
@@ -119,7 +133,7 @@ pub fn divide(pos: &Position, depth: u32) -> Result<Vec<(Action, u64)>, PerftErr
         .into_iter()
         .map(|a| {
             let mut n = 0;
-            for_each_child(pos, a, |child| n += inner(child, depth - 1, &mut lists));
+            for_each_child(pos, a, |child| n += inner(child, depth - 1, &mut lists, stop));
             (a, n)
         })
         .collect())

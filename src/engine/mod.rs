@@ -1,0 +1,420 @@
+//! The engine loop: protocol lines in, responses out. The game state lives
+//! here; searches run on their own thread with an atomic stop flag, so that
+//! `isready` and `stop` are answered at once.
+
+pub mod options;
+pub mod output;
+
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use crate::action::Token;
+use crate::bench::{Rng, rng};
+use crate::board::Point;
+use crate::board::topology::{CAMPS, HQS, RANKS};
+use crate::deployment::Deployment;
+use crate::perft::divide_until;
+use crate::piece::{Colour, Kind};
+use crate::position::{Cell, Position};
+use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command};
+use crate::search::{Control, SearchConfig, Searcher};
+use options::{Effect, Options};
+use output::Output;
+
+/// The engine's name and version, as sent after `uli`.
+pub const NAME: &str = concat!("luzhanqi ", env!("CARGO_PKG_VERSION"));
+/// The authors, as sent after `uli`.
+pub const AUTHOR: &str = "the luzhanqi developers";
+/// Deepest `perft` the protocol accepts (deeper counts run for hours).
+pub const MAX_PERFT_DEPTH: u32 = 6;
+
+struct Running {
+    control: Arc<Control>,
+    handle: JoinHandle<Searcher>,
+}
+
+/// The engine: options, the current game, and the search thread.
+pub struct Engine {
+    out: Output,
+    opts: Options,
+    base: Position,
+    history: Vec<Token>,
+    pos: Position,
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+    setup_rng: Rng,
+}
+
+/// 64-bit FNV-1a.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0x9e37_79b9, |d| d.as_nanos() as u64) | 1
+}
+
+impl Engine {
+    /// A new engine writing to `out`.
+    pub fn new(out: Output) -> Engine {
+        let opts = Options::default();
+        let start = Position::startpos(opts.rules);
+        Engine {
+            out,
+            base: start.clone(),
+            pos: start,
+            history: Vec::new(),
+            searcher: Some(Searcher::new()),
+            running: None,
+            setup_rng: rng(clock_seed()),
+            opts,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// Whether a search (or another worker job) is running.
+    pub fn searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.control.done.load(Ordering::Acquire))
+    }
+
+    fn send(&self, r: Response) {
+        self.out.send(&r);
+    }
+
+    fn error(&self, message: impl std::fmt::Display) {
+        self.send(Response::error(message));
+    }
+
+    /// Reads lines until `quit` or the end of input (which counts as `quit`).
+    pub fn run<R: BufRead>(&mut self, input: R) {
+        for line in input.lines() {
+            let Ok(line) = line else {
+                // Not UTF-8 or unreadable: report and go on.
+                self.error("input line is not valid UTF-8");
+                continue;
+            };
+            if !self.handle_line(&line) {
+                return;
+            }
+        }
+        self.quit();
+    }
+
+    /// Handles one input line. Returns `false` after `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        self.out.log_input(line);
+        self.reap();
+        match parse_command(line) {
+            Ok(cmd) => self.handle(cmd),
+            Err(ParseError::Empty) => true,
+            Err(e) => {
+                self.error(e);
+                true
+            }
+        }
+    }
+
+    /// Joins a search thread that has finished on its own.
+    fn reap(&mut self) {
+        if self.running.is_some() && !self.searching() {
+            self.join();
+        }
+    }
+
+    /// Stops the running search, if any, and waits for its `bestmove`.
+    fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            r.control.stop.store(true, Ordering::Relaxed);
+        }
+        self.join();
+    }
+
+    fn join(&mut self) {
+        if let Some(r) = self.running.take() {
+            match r.handle.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    self.error("the search thread failed; its tree is lost");
+                    self.searcher = Some(Searcher::new());
+                }
+            }
+        }
+    }
+
+    fn quit(&mut self) {
+        self.stop();
+    }
+
+    fn handle(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Uli => self.uli(),
+            Command::IsReady => self.send(Response::ReadyOk),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => {
+                self.stop();
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.reset_position();
+            }
+            Command::Position { start, moves } => self.set_position(start, moves),
+            Command::Go(go) => self.go(go),
+            Command::GoSetup(colour) => self.go_setup(colour),
+            Command::Stop => self.stop(),
+            Command::PonderHit => {
+                if let Some(r) = &self.running {
+                    r.control.ponderhit.store(true, Ordering::Relaxed);
+                }
+            }
+            Command::Quit => {
+                self.quit();
+                return false;
+            }
+            Command::Display | Command::Perft(_) | Command::Bench if self.searching() => {
+                self.error(format!("'{cmd}' is refused while a search runs; send stop first"));
+            }
+            Command::Display => self.display(),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Bench => self.bench(),
+        }
+        true
+    }
+
+    fn uli(&self) {
+        self.send(Response::IdName(NAME.to_owned()));
+        self.send(Response::IdAuthor(AUTHOR.to_owned()));
+        for spec in Options::specs() {
+            self.send(Response::Option(spec));
+        }
+        self.send(Response::UliOk);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.opts.set(name, value) {
+            Ok(Effect::None) => {}
+            Ok(Effect::Rules) => self.reset_position(),
+            Ok(Effect::Seed) => {
+                self.setup_rng = rng(if self.opts.seed == 0 { clock_seed() } else { self.opts.seed });
+            }
+            Ok(Effect::LogFile) => {
+                if let Err(e) = self.out.set_log_file(&self.opts.debug_log_file) {
+                    self.error(format!("DebugLogFile '{}': {e}", self.opts.debug_log_file));
+                }
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn reset_position(&mut self) {
+        self.base = Position::startpos(self.opts.rules);
+        self.pos = self.base.clone();
+        self.history.clear();
+    }
+
+    fn set_position(&mut self, start: PositionStart, moves: Vec<Token>) {
+        let rules = self.opts.rules;
+        let base = match start {
+            PositionStart::StartPos => Position::startpos(rules),
+            PositionStart::Fen(setup) => match Position::from_setup(&setup, rules) {
+                Ok(p) => p,
+                Err(e) => return self.error(format!("position fen: {e}")),
+            },
+        };
+        let mut pos = base.clone();
+        for (i, t) in moves.iter().enumerate() {
+            if let Err(e) = pos.apply_token(*t) {
+                return self.error(format!("position: move {} '{t}': {e}", i + 1));
+            }
+        }
+        self.base = base;
+        self.pos = pos;
+        self.history = moves;
+    }
+
+    fn search_config(&self) -> SearchConfig {
+        let seed =
+            if self.opts.seed == 0 { clock_seed() } else { self.opts.seed ^ fnv1a(self.pos.to_string().as_bytes()) };
+        SearchConfig {
+            player: self.opts.player,
+            threads: self.opts.threads,
+            hash_mb: self.opts.hash_mb,
+            seed,
+            move_overhead: self.opts.move_overhead,
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        if self.searching() {
+            return self.error("go: a search is already running; send stop first");
+        }
+        self.join();
+        if self.pos.rules().has_deployment() && self.pos.occupied().is_empty() {
+            self.error("go: the board is empty; deploy first (go setup, then position fen)");
+            return self.send(Response::BestMove { action: None, ponder: None });
+        }
+        if let Some(r) = self.pos.outcome() {
+            self.send(Response::InfoString(format!("game over: {r}")));
+            return self.send(Response::BestMove { action: None, ponder: None });
+        }
+        let cfg = self.search_config();
+        let pos = self.pos.clone();
+        self.spawn("go", move |searcher, control, out| {
+            let result = searcher.go(&pos, &go, &cfg, control, &mut |r| out.send(&r));
+            vec![Response::BestMove { action: result.best, ponder: result.ponder }]
+        });
+    }
+
+    /// Runs `job` on the worker thread with the searcher, the stop flags and
+    /// the output; the lines it returns are sent once the job counts as
+    /// finished, so that a GUI that saw them may start the next job at once.
+    fn spawn(
+        &mut self,
+        name: &str,
+        job: impl FnOnce(&mut Searcher, &Control, &Output) -> Vec<Response> + Send + 'static,
+    ) {
+        let control = Arc::new(Control::default());
+        let mut searcher = self.searcher.take().unwrap_or_default();
+        let out = self.out.clone();
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new().name("search".into()).spawn(move || {
+            let last = job(&mut searcher, &thread_control, &out);
+            thread_control.done.store(true, Ordering::Release);
+            for r in &last {
+                out.send(r);
+            }
+            searcher
+        });
+        match spawned {
+            Ok(handle) => self.running = Some(Running { control, handle }),
+            Err(e) => {
+                self.searcher = Some(Searcher::new());
+                self.error(format!("{name}: cannot start the worker thread: {e}"));
+                if name == "go" {
+                    self.send(Response::BestMove { action: None, ponder: None });
+                }
+            }
+        }
+    }
+
+    fn go_setup(&mut self, colour: Option<Colour>) {
+        if !self.opts.rules.has_deployment() {
+            return self.error(format!(
+                "go setup: {} has no deployment (use classic, open or ccgc)",
+                self.opts.rules.mode.name()
+            ));
+        }
+        let colour = colour.or(self.pos.side_to_move()).unwrap_or(Colour::Red);
+        let d = Deployment::random(colour, &mut self.setup_rng);
+        self.send(Response::BestSetup(d));
+    }
+
+    fn display(&self) {
+        for line in board_text(&self.pos).lines() {
+            self.send(Response::Text(line.to_owned()));
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        if depth > MAX_PERFT_DEPTH {
+            return self.error(format!(
+                "perft: depth {depth} is above {MAX_PERFT_DEPTH} (use the perft subcommand for deeper counts)"
+            ));
+        }
+        let pos = self.pos.clone();
+        self.spawn("perft", move |_, control, _| {
+            let start = Instant::now();
+            match divide_until(&pos, depth, &|| control.stopped()) {
+                Ok(_) if control.stopped() => vec![Response::error("perft stopped")],
+                Ok(lines) => {
+                    let mut total = if depth == 0 { 1 } else { 0 };
+                    let mut out: Vec<Response> = lines
+                        .into_iter()
+                        .map(|(a, n)| {
+                            total += n;
+                            Response::PerftLine(a, n)
+                        })
+                        .collect();
+                    out.push(Response::PerftTotal(total));
+                    log::info!("perft {depth}: {total} in {:?}", start.elapsed());
+                    out
+                }
+                Err(e) => vec![Response::error(e)],
+            }
+        });
+    }
+
+    fn bench(&mut self) {
+        self.spawn("bench", |_, control, out| {
+            let (nodes, nps) = crate::search::bench::run(&mut |r| out.send(&r), control);
+            if control.stopped() {
+                vec![Response::error("bench stopped")]
+            } else {
+                vec![Response::BenchTotal { nodes, nps }]
+            }
+        });
+    }
+}
+
+/// The board drawn in text, with the position string, the side to move,
+/// the rules and (in `flip`) the face-down pool.
+pub fn board_text(pos: &Position) -> String {
+    let mut s = String::from("     a   b   c   d   e\n");
+    for rank in (0..RANKS).rev() {
+        s.push_str(&format!("{:>3} ", rank + 1));
+        for file in 0..5 {
+            let Some(p) = Point::new(file, rank) else { continue };
+            let cell = match pos.cell(p) {
+                Cell::Empty if CAMPS.contains(p) => "()".to_owned(),
+                Cell::Empty if HQS.contains(p) => "[]".to_owned(),
+                Cell::Empty => " .".to_owned(),
+                Cell::FaceDown => " ?".to_owned(),
+                Cell::Piece(pc) => pc.to_string(),
+            };
+            s.push_str(&format!(" {cell} "));
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+    }
+    s.push_str(&format!("fen {pos}\n"));
+    let side = match pos.side_to_move() {
+        Some(c) => format!("side to move: {c}"),
+        None => "side to move: not assigned (the first flip decides)".to_owned(),
+    };
+    s.push_str(&side);
+    s.push('\n');
+    let r = pos.rules();
+    s.push_str(&format!(
+        "rules: {} (quiet limit {}, {})\n",
+        r.variant().map_or_else(|| format!("{} with toggles", r.mode.name()), |v| v.name().to_owned()),
+        r.quiet_limit,
+        r.quiet_result.name()
+    ));
+    if pos.facedown().any() {
+        let mut pool = String::new();
+        for c in Colour::BOTH {
+            for k in Kind::ALL {
+                let n = pos.pool_count(c, k);
+                if n > 0 {
+                    pool.push_str(&format!(" {}{}x{n}", c.to_char(), k.to_char()));
+                }
+            }
+        }
+        s.push_str(&format!("face-down pool ({}):{pool}\n", pos.facedown().count()));
+    }
+    if let Some(result) = pos.outcome() {
+        s.push_str(&format!("game over: {result}\n"));
+    }
+    s
+}

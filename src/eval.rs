@@ -1,0 +1,127 @@
+//! Static knowledge shared by the players and the search: the piece-value
+//! table, what a piece of unknown kind may be, and the expected material
+//! gain of an attack.
+
+use crate::board::Point;
+use crate::board::topology::{BACK_TWO_RANKS, OWN_HQS};
+use crate::combat::{Outcome, combat};
+use crate::piece::{ARMY, Colour, Kind, NUM_KINDS};
+use crate::position::Position;
+use crate::rules::Mode;
+
+/// What capturing a flag is worth: the game.
+pub const WIN: f32 = 10_000.0;
+
+/// Material value of each kind, in centipawn-like units (documented in
+/// `protocol.md`). The flag's value is [`WIN`].
+pub const VALUES: [f32; NUM_KINDS] = [
+    150.0,  // Engineer: clears mines, the only flag-taker in flip, turns on railways
+    80.0,   // Lieutenant
+    120.0,  // Captain
+    180.0,  // Major
+    250.0,  // Colonel
+    350.0,  // Brigadier
+    500.0,  // Major general
+    750.0,  // General
+    1000.0, // Marshal
+    450.0,  // Bomb: trades itself for anything
+    200.0,  // Landmine
+    WIN,    // Flag
+];
+
+/// The value of a kind.
+#[inline]
+pub fn value(k: Kind) -> f32 {
+    VALUES[k.index()]
+}
+
+/// Probabilities of each kind for the piece at `at`, as the position's
+/// observer knows it: one for a known piece; for a piece of unknown kind,
+/// proportional to the pieces of its side not yet accounted for (army minus
+/// named on the board minus named removed), excluding the flag off its
+/// side's HQs and landmines off its side's last two ranks in `classic`
+/// (neither ever moves), and both when `moved` is set.
+pub fn kind_distribution(pos: &Position, at: Point, moved: bool) -> [f32; NUM_KINDS] {
+    let mut w = [0.0f32; NUM_KINDS];
+    let Some(pc) = pos.cell(at).piece() else {
+        return w;
+    };
+    if let Some(k) = pc.kind {
+        w[k.index()] = 1.0;
+        return w;
+    }
+    let c = pc.colour;
+    let ci = c.index();
+    for k in Kind::ALL {
+        let named = pos.pieces_of(c, Some(k)).count() as i32 + i32::from(pos.removed_count(c, Some(k)));
+        w[k.index()] = (i32::from(ARMY[k.index()]) - named).max(0) as f32;
+    }
+    let fixed_rules = pos.rules().mode != Mode::Flip;
+    if moved || (fixed_rules && !OWN_HQS[ci].contains(at)) {
+        w[Kind::Flag.index()] = 0.0;
+    }
+    if moved || (fixed_rules && !BACK_TWO_RANKS[ci].contains(at)) {
+        w[Kind::Mine.index()] = 0.0;
+    }
+    let total: f32 = w.iter().sum();
+    if total > 0.0 {
+        w.iter_mut().for_each(|x| *x /= total);
+    }
+    w
+}
+
+/// Material gain for the attacker's side when `att` attacks `def`.
+#[inline]
+pub fn exchange_gain(pos: &Position, att: Kind, def: Kind, defender: Colour) -> f32 {
+    match combat(pos.rules(), att, def, pos.mines_cleared(defender)) {
+        Outcome::AttackerWins => value(def),
+        Outcome::DefenderWins => -value(att),
+        Outcome::BothRemoved => value(def) - value(att),
+    }
+}
+
+/// What an attack may lead to, seen by an observer who may not know both
+/// pieces: for each outcome (indexed by `Outcome as usize`) its probability
+/// and the probability-weighted material gain of the attacker's side.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AttackForecast {
+    /// Probability of each outcome.
+    pub prob: [f32; 3],
+    /// Sum over the cases leading to each outcome of probability times gain.
+    pub weighted_gain: [f32; 3],
+}
+
+impl AttackForecast {
+    /// The expected gain over all outcomes.
+    pub fn expected_gain(&self) -> f32 {
+        self.weighted_gain.iter().sum()
+    }
+}
+
+/// Forecasts the attack `from`x`to`, averaging over what the observer does
+/// not know of either piece (an attacker of unknown kind is one that moves).
+pub fn forecast_attack(pos: &Position, from: Point, to: Point) -> AttackForecast {
+    let mut f = AttackForecast::default();
+    let Some(def) = pos.cell(to).piece() else {
+        return f;
+    };
+    let pa = kind_distribution(pos, from, true);
+    let pd = kind_distribution(pos, to, false);
+    for a in Kind::ALL {
+        let wa = pa[a.index()];
+        if wa == 0.0 {
+            continue;
+        }
+        for d in Kind::ALL {
+            let wd = pd[d.index()];
+            if wd == 0.0 {
+                continue;
+            }
+            let p = wa * wd;
+            let o = combat(pos.rules(), a, d, pos.mines_cleared(def.colour)) as usize;
+            f.prob[o] += p;
+            f.weighted_gain[o] += p * exchange_gain(pos, a, d, def.colour);
+        }
+    }
+    f
+}

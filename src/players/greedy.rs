@@ -1,0 +1,101 @@
+//! The `greedy` player. For each legal action it adds the expected material
+//! the action wins now (the piece-value table of `eval`, averaged over what
+//! it cannot see of a hidden piece) and subtracts the most the opponent can
+//! then win with one attack (so it prefers flips and moves that do not
+//! expose its pieces). In rule sets with deployment a move forward earns a
+//! little, so that it advances when nothing else matters. Ties are broken at
+//! random.
+
+use rand::RngExt;
+
+use super::Choice;
+use crate::action::{Action, ActionKind};
+use crate::bench::Rng;
+use crate::combat::Outcome;
+use crate::eval::{WIN, forecast_attack};
+use crate::perft::for_each_child;
+use crate::piece::Colour;
+use crate::position::Position;
+
+/// Centipawns per rank a move advances (rule sets with deployment only).
+const ADVANCE: f32 = 3.0;
+
+/// The most the side to move can win with one attack (0 if nothing pays).
+fn best_attack(pos: &Position, buf: &mut Vec<Action>) -> f32 {
+    buf.clear();
+    pos.legal_actions(buf);
+    buf.iter()
+        .filter(|a| a.kind() == ActionKind::Attack)
+        .map(|a| forecast_attack(pos, a.from(), a.to()).expected_gain())
+        .fold(0.0, f32::max)
+}
+
+/// The greedy score of `action` for the side to move.
+pub fn score(pos: &Position, action: Action, buf: &mut Vec<Action>) -> f32 {
+    match action.kind() {
+        ActionKind::Flip => {
+            let total: f32 = pos.pool().iter().flatten().map(|&n| f32::from(n)).sum();
+            let mut s = 0.0;
+            for_each_child(pos, action, |child| {
+                // Which identity this child shows: the flipped point's piece.
+                let shown = child.cell(action.from()).piece();
+                let n = shown.and_then(|p| p.kind.map(|k| pos.pool_count(p.colour, k))).unwrap_or(0);
+                s -= f32::from(n) / total.max(1.0) * best_attack(child, buf);
+            });
+            s
+        }
+        ActionKind::Move => {
+            let mut child = pos.clone();
+            child.play_move(action.from(), action.to());
+            let mut s = -best_attack(&child, buf);
+            if pos.rules().has_deployment() {
+                let forward = i32::from(action.to().rank()) - i32::from(action.from().rank());
+                let sign = if pos.side_to_move() == Some(Colour::Red) { 1.0 } else { -1.0 };
+                s += sign * forward as f32 * ADVANCE;
+            }
+            s
+        }
+        ActionKind::Attack => {
+            let f = forecast_attack(pos, action.from(), action.to());
+            let mut s = 0.0;
+            for o in Outcome::ALL {
+                let p = f.prob[o as usize];
+                if p == 0.0 {
+                    continue;
+                }
+                let gain = f.weighted_gain[o as usize];
+                if gain >= p * WIN {
+                    return WIN;
+                }
+                let mut child = pos.clone();
+                child.play_attack(action.from(), action.to(), o, None);
+                s += gain - p * best_attack(&child, buf);
+            }
+            s
+        }
+    }
+}
+
+/// The greedy choice, or `None` when there is no legal action.
+pub fn choose(pos: &Position, rng: &mut Rng) -> Option<Choice> {
+    let mut actions = Vec::new();
+    pos.legal_actions(&mut actions);
+    if actions.is_empty() {
+        return None;
+    }
+    if pos.side_to_move().is_none() {
+        // The first flip of a flip game: every point is alike to this player.
+        let action = actions[rng.random_range(0..actions.len())];
+        return Some(Choice { action, score: 0.0, nodes: actions.len() as u64 });
+    }
+    let mut buf = Vec::new();
+    let mut best: Option<(f32, Action, f32)> = None;
+    for &a in &actions {
+        let s = score(pos, a, &mut buf);
+        let key = s + rng.random::<f32>();
+        if best.is_none_or(|(k, _, _)| key > k) {
+            best = Some((key, a, s));
+        }
+    }
+    best.map(|(_, action, score)| Choice { action, score, nodes: actions.len() as u64 })
+}

@@ -1,0 +1,60 @@
+//! The baseline players behind `go` (`random`, `greedy`): real players in
+//! every rule set, and the yardsticks stronger players are measured against.
+
+pub mod greedy;
+pub mod random;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::action::Action;
+
+/// How `go` picks its action (the `Player` option).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum PlayerKind {
+    /// Monte Carlo tree search (the default once the search lands).
+    Mcts,
+    /// One ply: the best immediate exchange, then safety.
+    Greedy,
+    /// Uniform over the legal actions.
+    Random,
+}
+
+impl PlayerKind {
+    /// All players, in option order.
+    pub const ALL: [PlayerKind; 3] = [PlayerKind::Mcts, PlayerKind::Greedy, PlayerKind::Random];
+
+    /// The option value.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Mcts => "mcts",
+            PlayerKind::Greedy => "greedy",
+            PlayerKind::Random => "random",
+        }
+    }
+}
+
+impl fmt::Display for PlayerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for PlayerKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<PlayerKind, String> {
+        PlayerKind::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| format!("unknown player '{s}'"))
+    }
+}
+
+/// What a one-shot player chose.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    /// The action.
+    pub action: Action,
+    /// Its evaluation for the mover, centipawn-like (0 when the player has none).
+    pub score: f32,
+    /// Actions (or cases) evaluated.
+    pub nodes: u64,
+}

@@ -1,0 +1,51 @@
+//! `bench`: the search on fixed positions with a fixed seed, node budget
+//! and one thread. The node total is a signature that changes only when
+//! search behaviour changes; the speed is the machine's.
+
+use std::time::Instant;
+
+use super::{Control, SearchConfig, Searcher};
+use crate::bench::seeded_position;
+use crate::players::PlayerKind;
+use crate::position::Position;
+use crate::protocol::{Go, Response};
+use crate::rules::Rules;
+
+/// Iterations per bench position.
+pub const BENCH_NODES: u64 = 20_000;
+
+/// The bench positions: openings and middle games of `flip` and `open`.
+pub fn positions() -> Vec<Position> {
+    vec![
+        Position::flip_start(Rules::FLIP),
+        seeded_position(Rules::FLIP, 101, 1),
+        seeded_position(Rules::FLIP, 102, 20),
+        seeded_position(Rules::FLIP, 103, 60),
+        seeded_position(Rules::FLIP, 104, 120),
+        seeded_position(Rules::OPEN, 105, 0),
+        seeded_position(Rules::OPEN, 106, 40),
+        seeded_position(Rules::OPEN, 107, 100),
+    ]
+}
+
+/// Runs the bench, reporting one info string per position; returns the
+/// total nodes and nodes per second.
+pub fn run(report: &mut dyn FnMut(Response), control: &Control) -> (u64, u64) {
+    let cfg = SearchConfig { player: PlayerKind::Mcts, threads: 1, hash_mb: 64, seed: 1, move_overhead: 0 };
+    let go = Go { nodes: Some(BENCH_NODES), ..Go::default() };
+    let mut total = 0u64;
+    let start = Instant::now();
+    for (i, pos) in positions().iter().enumerate() {
+        if control.stopped() {
+            break;
+        }
+        let mut searcher = Searcher::new();
+        let result = searcher.go(pos, &go, &cfg, control, &mut |_| {});
+        let nodes = result.info.nodes.unwrap_or(0);
+        total += nodes;
+        let best = result.best.map_or_else(|| "none".to_owned(), |a| a.to_string());
+        report(Response::InfoString(format!("bench position {} nodes {nodes} bestmove {best}", i + 1)));
+    }
+    let ms = start.elapsed().as_millis() as u64;
+    (total, total * 1000 / ms.max(1))
+}

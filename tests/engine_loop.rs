@@ -1,0 +1,301 @@
+//! The engine loop in process: behaviour under good and bad input, `stop`
+//! and `isready` latency during a search, and a robustness run over 100,000
+//! random and mutated lines.
+
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use luzhanqi::bench::rng;
+use luzhanqi::engine::Engine;
+use luzhanqi::engine::output::Output;
+use luzhanqi::protocol::{ParseError, Response, parse_command, parse_response};
+use rand::RngExt;
+
+struct Harness {
+    engine: Engine,
+    rx: Receiver<String>,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        let (out, rx) = Output::channel();
+        Harness { engine: Engine::new(out), rx }
+    }
+
+    /// Sends a line and returns what came out without waiting.
+    fn send(&mut self, line: &str) -> Vec<String> {
+        assert!(self.engine.handle_line(line), "{line} quit the engine");
+        self.rx.try_iter().collect()
+    }
+
+    /// Sends a line and collects output until a line starting with `until`.
+    fn send_wait(&mut self, line: &str, until: &str) -> Vec<String> {
+        let mut got = self.send(line);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !got.iter().any(|l| l.starts_with(until)) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(l) => got.push(l),
+                Err(_) => panic!("no '{until}' after '{line}': {got:?}"),
+            }
+        }
+        got
+    }
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("info string error:")).collect()
+}
+
+#[test]
+fn handshake_lists_options() {
+    let mut h = Harness::new();
+    let out = h.send("uli");
+    assert_eq!(out.first().map(String::as_str), Some(concat!("id name luzhanqi ", env!("CARGO_PKG_VERSION"))));
+    assert_eq!(out.last().map(String::as_str), Some("uliok"));
+    for name in ["Variant", "Threads", "Hash", "Seed", "MoveOverhead", "QuietLimit", "Player", "DebugLogFile"] {
+        assert!(out.iter().any(|l| l.starts_with(&format!("option name {name} type"))), "{name}");
+    }
+    for l in &out {
+        parse_response(l).unwrap_or_else(|e| panic!("{l}: {e}"));
+    }
+    assert_eq!(h.send("isready"), vec!["readyok"]);
+}
+
+#[test]
+fn options_are_checked() {
+    let mut h = Harness::new();
+    assert!(h.send("setoption name Hash value 256").is_empty());
+    assert!(h.send("setoption name hash value 16").is_empty(), "names ignore case");
+    assert_eq!(h.engine.options().hash_mb, 16);
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value lots",
+        "setoption name Threads value 9999",
+        "setoption name Variant value chess",
+        "setoption name Player value alphazero",
+        "setoption name Nonsense value 1",
+        "setoption name Hash",
+        "setoption name FlagNeedsEngineer value maybe",
+    ] {
+        let out = h.send(bad);
+        assert_eq!(errors(&out).len(), 1, "{bad}: {out:?}");
+    }
+    assert_eq!(h.engine.options().hash_mb, 16, "a refused value changes nothing");
+    assert!(h.send("setoption name Variant value ccgc").is_empty());
+    assert_eq!(h.engine.position().rules().quiet_limit, 31);
+    assert!(h.send("setoption name QuietLimit value 50").is_empty());
+    assert_eq!(h.engine.position().rules().quiet_limit, 50);
+}
+
+#[test]
+fn bad_positions_keep_the_last_good_one() {
+    let mut h = Harness::new();
+    h.send("position startpos moves c3=r9 a1=b5");
+    let good = h.engine.position().to_string();
+    let bad_lines = [
+        "position startpos moves c3=r9 c3=b5",       // flipping a face-up piece
+        "position startpos moves c3",                // a flip must say what it showed
+        "position startpos moves c3=r9 a1=r9",       // only one r9
+        "position startpos moves c3=r9 a1=b5 c3-c5", // not a legal move
+        "position startpos moves c3=r9 a1=b5 a1-a2", // moving the enemy's piece
+        "position fen r9r9???/?????/?1?1?/??1??/?1?1?/?????/?????/?1?1?/??1??/?1?1?/?????/????? r 0 2 -",
+        "position fen ?????/?????/?1?1?/??1??/?1?1?/?????/?????/?1?1?/??1??/?1?1?/?????/???r9? - 0 0 -",
+        "position fen ?????/??????/?1?1?/??1??/?1?1?/?????/?????/?1?1?/??1??/?1?1?/?????/????? - 0 0 -",
+    ];
+    for line in bad_lines {
+        let out = h.send(line);
+        assert_eq!(errors(&out).len(), 1, "{line}: {out:?}");
+        assert_eq!(h.engine.position().to_string(), good, "{line}");
+    }
+    // Classic: a flag outside an HQ; pieces in a camp at the start.
+    h.send("setoption name Variant value classic");
+    let start = "b8b6bMbFb2/b4bMbMb3b9/b2b6b1bB1/1b3b2b31/2b7b1b1/r91b41b5/1r11r3r4/1rBrBr81/r62r7r2/1r23/r32rMrM/rMrFr4r5r5 r 33 80 r1r1r2r3r6r7b5b7bB";
+    assert!(h.send(&format!("position fen {start}")).is_empty());
+    let flag_off_hq = start.replacen("rMrFr4", "rMr4rF", 1);
+    let out = h.send(&format!("position fen {flag_off_hq}"));
+    assert!(errors(&out)[0].contains("flag at"), "{out:?}");
+    let mut r = rng(1);
+    let deployed = luzhanqi::Position::from_deployments(
+        luzhanqi::Rules::CLASSIC,
+        &luzhanqi::Deployment::random(luzhanqi::Colour::Red, &mut r),
+        &luzhanqi::Deployment::random(luzhanqi::Colour::Blue, &mut r),
+    );
+    let mut setup = deployed.to_setup();
+    setup.cells.swap(12, 13); // c3 into the camp c4
+    let out = h.send(&format!("position fen {setup}"));
+    assert!(errors(&out)[0].contains("camp"), "{out:?}");
+    assert!(h.engine.position().to_string().starts_with("b8b6"));
+}
+
+#[test]
+fn go_answers_exactly_one_bestmove() {
+    let mut h = Harness::new();
+    h.send("setoption name Seed value 7");
+    for player in ["random", "greedy"] {
+        h.send(&format!("setoption name Player value {player}"));
+        h.send("position startpos");
+        let out = h.send_wait("go nodes 100", "bestmove");
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+        assert!(out.iter().any(|l| l.starts_with("info depth")), "{out:?}");
+        let best = parse_response(out.last().unwrap()).unwrap();
+        assert!(matches!(best, Response::BestMove { action: Some(_), .. }));
+    }
+    // A finished game: bestmove none.
+    h.send("setoption name Variant value open");
+    h.send("position fen 3bF1/5/5/5/5/5/5/5/5/5/5/rM1rF2 r 0 10 r1r1r1r2r2r2r3r3r3r4r4r5r5r6r6r7r7r8r9rBrBrMrMb1b1b1b2b2b2b3b3b3b4b4b5b5b6b6b7b7b8b9bBbBbMbMbM");
+    let out = h.send_wait("go movetime 10", "bestmove");
+    assert_eq!(out.last().map(String::as_str), Some("bestmove none"));
+    // Classic before deployment.
+    h.send("setoption name Variant value classic");
+    h.send("position startpos");
+    let out = h.send_wait("go", "bestmove");
+    assert_eq!(out.last().map(String::as_str), Some("bestmove none"));
+}
+
+#[test]
+fn go_setup_gives_legal_varied_deployments() {
+    let mut h = Harness::new();
+    let out = h.send("go setup");
+    assert_eq!(errors(&out).len(), 1, "flip has no deployment");
+    h.send("setoption name Variant value classic");
+    let mut seen = std::collections::HashSet::new();
+    for colour in ["", " r", " b"] {
+        for _ in 0..10 {
+            let out = h.send(&format!("go setup{colour}"));
+            assert_eq!(out.len(), 1);
+            match parse_response(&out[0]) {
+                Ok(Response::BestSetup(d)) => {
+                    d.check().expect("legal");
+                    if colour == " b" {
+                        assert_eq!(d.colour(), luzhanqi::Colour::Blue);
+                    } else {
+                        assert_eq!(d.colour(), luzhanqi::Colour::Red);
+                    }
+                    seen.insert(out[0].clone());
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    assert!(seen.len() >= 25, "successive deployments vary: {}", seen.len());
+}
+
+#[test]
+fn stop_and_isready_are_answered_at_once_during_a_search() {
+    let mut h = Harness::new();
+    h.send("position startpos moves c3=r9 a1=b5");
+    h.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(h.engine.searching());
+    let t = Instant::now();
+    let out = h.send("isready");
+    let ready = t.elapsed();
+    assert!(out.iter().any(|l| l == "readyok"), "{out:?}");
+    let out = h.send("d");
+    assert!(errors(&out)[0].contains("refused while a search runs"));
+    let out = h.send("go nodes 5");
+    assert!(errors(&out)[0].contains("already running"));
+    let t = Instant::now();
+    let out = h.send("stop");
+    let stopped = t.elapsed();
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{out:?}");
+    assert!(!h.engine.searching());
+    // Generous bounds: a loaded CI machine; the benchmark has the real figures.
+    assert!(ready < Duration::from_millis(200), "isready took {ready:?}");
+    assert!(stopped < Duration::from_millis(200), "stop took {stopped:?}");
+    // Ponder: held until ponderhit.
+    h.send("go ponder rtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(20));
+    assert!(h.engine.searching());
+    let out = h.send_wait("ponderhit", "bestmove");
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+}
+
+#[test]
+fn perft_and_display_commands() {
+    let mut h = Harness::new();
+    let out = h.send_wait("perft 1", "nodes");
+    assert_eq!(out.last().map(String::as_str), Some("nodes 1200"));
+    assert_eq!(out.len(), 51);
+    let out = h.send("d");
+    assert!(out.iter().any(|l| l.starts_with("fen ?????/")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("face-down pool (50)")), "{out:?}");
+    let out = h.send("perft 99");
+    assert_eq!(errors(&out).len(), 1);
+    h.send("setoption name Variant value classic");
+    h.send("position fen b?b?b?b?b?/1b?b?b?b?/b?b?b?1b?/b?b?1b?b?/r51b?b?1/rBb?b?b?b?/2r81r3/1r51r1r7/1rBr61r4/1r2r1r2r6/rMr4rMr2r9/r3r7r3rFrM r 25 40 r1b1b2");
+    let out = h.send_wait("perft 1", "nodes");
+    assert_eq!(out.last().map(String::as_str), Some("nodes 30"));
+    let out = h.send_wait("perft 2", "info string error");
+    assert!(out.iter().any(|l| l.contains("only depth 1")), "{out:?}");
+    // A long perft can be stopped.
+    h.send("setoption name Variant value flip");
+    h.send("perft 6");
+    std::thread::sleep(Duration::from_millis(20));
+    let t = Instant::now();
+    let out = h.send("stop");
+    assert!(t.elapsed() < Duration::from_millis(500));
+    assert!(out.iter().any(|l| l.contains("perft stopped")), "{out:?}");
+}
+
+/// 100,000 random and mutated lines: no panic, and every line the parser
+/// rejects gets an `info string error`.
+#[test]
+fn robustness_random_and_mutated_lines() {
+    let mut h = Harness::new();
+    h.send("setoption name Player value random");
+    h.send("setoption name Seed value 3");
+    let seeds = [
+        "uli",
+        "isready",
+        "setoption name Hash value 32",
+        "setoption name Variant value open",
+        "setoption name Variant value flip",
+        "newgame",
+        "position startpos",
+        "position startpos moves c3=r9 a1=b5 c3-c4",
+        "position fen ?????/?????/?1?1?/??1??/?1?1?/?????/?????/?1?1?/??1??/?1?1?/?????/????? - 0 0 -",
+        "go nodes 10",
+        "go movetime 5",
+        "go rtime 1000 btime 1000 rinc 10 binc 10",
+        "go setup r",
+        "stop",
+        "ponderhit",
+        "d",
+        "perft 1",
+    ];
+    let alphabet: Vec<char> = "abcdefgr?bBMF0123456789/ -+=xposnmvtiuqle\t\u{e9}\u{4e2d}".chars().collect();
+    let mut r = rng(11);
+    let mut rejected = 0;
+    for i in 0..100_000 {
+        let line: String = if i % 4 == 0 {
+            (0..r.random_range(0..50)).map(|_| alphabet[r.random_range(0..alphabet.len())]).collect()
+        } else {
+            let mut chars: Vec<char> = seeds[r.random_range(0..seeds.len())].chars().collect();
+            for _ in 0..r.random_range(0..4) {
+                let at = r.random_range(0..=chars.len());
+                if r.random_bool(0.5) && at < chars.len() {
+                    chars.remove(at);
+                } else {
+                    chars.insert(at, alphabet[r.random_range(0..alphabet.len())]);
+                }
+            }
+            chars.into_iter().collect()
+        };
+        if line.split_whitespace().next() == Some("quit") {
+            continue;
+        }
+        let out = h.send(&line);
+        match parse_command(&line) {
+            Ok(_) | Err(ParseError::Empty) => {}
+            Err(_) => {
+                rejected += 1;
+                assert!(!errors(&out).is_empty(), "no error for {line:?}: {out:?}");
+            }
+        }
+    }
+    assert!(rejected > 30_000, "{rejected}");
+    h.send("stop");
+    assert!(!h.engine.handle_line("quit"));
+}

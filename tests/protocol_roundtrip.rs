@@ -1,0 +1,224 @@
+//! Every command and response prints and parses back to itself; odd white
+//! space is accepted; garbage gives typed errors, never a panic.
+
+use luzhanqi::bench::{random_start, random_step, rng};
+use luzhanqi::deployment::Deployment;
+use luzhanqi::engine::options::Options;
+use luzhanqi::notation::{parse_action, parse_point, parse_setup};
+use luzhanqi::protocol::{
+    Belief, Command, Go, Info, ParseError, PositionStart, Response, Score, parse_command, parse_response,
+};
+use luzhanqi::{Colour, Kind, Rules, Token};
+use rand::RngExt;
+
+fn commands() -> Vec<Command> {
+    let setup = parse_setup("?????/?????/?1?1?/??1??/?1?1?/?????/?????/?1?1?/??1??/?1?1?/?????/????? - 0 0 -").unwrap();
+    let tokens = ["c3=r9", "a1=b5", "c3-c4", "a6xa7+", "a6xa7-r5", "a6xa7=", "d12=bF", "b2xb3"]
+        .iter()
+        .map(|t| luzhanqi::notation::parse_token(t).unwrap())
+        .collect::<Vec<Token>>();
+    vec![
+        Command::Uli,
+        Command::IsReady,
+        Command::SetOption { name: "Hash".into(), value: Some("128".into()) },
+        Command::SetOption { name: "Debug Log File".into(), value: Some("/tmp/a b.log".into()) },
+        Command::SetOption { name: "Clear Hash".into(), value: None },
+        Command::NewGame,
+        Command::Position { start: PositionStart::StartPos, moves: vec![] },
+        Command::Position { start: PositionStart::StartPos, moves: tokens.clone() },
+        Command::Position { start: PositionStart::Fen(setup.clone()), moves: vec![] },
+        Command::Position { start: PositionStart::Fen(setup), moves: tokens },
+        Command::Go(Go::default()),
+        Command::Go(Go { movetime: Some(100), ..Go::default() }),
+        Command::Go(Go {
+            rtime: Some(60_000),
+            btime: Some(59_000),
+            rinc: Some(500),
+            binc: Some(0),
+            movestogo: Some(20),
+            ..Go::default()
+        }),
+        Command::Go(Go { nodes: Some(10_000), depth: Some(7), ..Go::default() }),
+        Command::Go(Go { infinite: true, ..Go::default() }),
+        Command::Go(Go { ponder: true, rtime: Some(1000), btime: Some(1000), ..Go::default() }),
+        Command::GoSetup(None),
+        Command::GoSetup(Some(Colour::Red)),
+        Command::GoSetup(Some(Colour::Blue)),
+        Command::Stop,
+        Command::PonderHit,
+        Command::Quit,
+        Command::Display,
+        Command::Perft(3),
+        Command::Bench,
+    ]
+}
+
+#[test]
+fn commands_round_trip() {
+    for c in commands() {
+        let text = c.to_string();
+        assert_eq!(parse_command(&text), Ok(c.clone()), "{text}");
+        // Odd white space: tabs, repeated spaces, leading and trailing blanks, CR.
+        let odd = format!(" \t{}  \r", text.replace(' ', " \t  "));
+        assert_eq!(parse_command(&odd), Ok(c), "{odd:?}");
+    }
+}
+
+#[test]
+fn command_errors_are_typed() {
+    let cases: &[(&str, &str)] = &[
+        ("", "empty line"),
+        ("   \t ", "empty line"),
+        ("xyzzy", "unknown command 'xyzzy'"),
+        ("UCI", "unknown command 'UCI'"),
+        ("isready now", "isready: unexpected 'now'"),
+        ("go movetime", "go: bad value '' for movetime"),
+        ("go movetime -5", "go: bad value '-5' for movetime"),
+        ("go nodes 1e6", "go: bad value '1e6' for nodes"),
+        ("go depth 99999999999", "go: bad value '99999999999' for depth"),
+        ("go sideways", "go: unexpected 'sideways'"),
+        ("go setup g", "go: bad value 'g' for setup colour"),
+        ("go setup r b", "go: unexpected 'b'"),
+        ("position", "position: missing 'startpos' or 'fen'"),
+        ("position moves c3", "position: missing 'startpos' or 'fen'"),
+        ("position start", "position: unexpected 'start'"),
+        ("position fen", "position: missing position string"),
+        ("position fen 5/5 r 0 0 -", "position fen: bad board: 2 ranks"),
+        ("position startpos extra", "position: unexpected 'extra'"),
+        ("position startpos moves c3=r9 zz", "position: move 2 'zz'"),
+        ("position startpos moves a6xa7+b?", "position: move 1 'a6xa7+b?'"),
+        ("setoption", "setoption: missing 'name'"),
+        ("setoption name", "setoption: missing option name"),
+        ("setoption value 3", "setoption: unexpected 'value'"),
+        ("perft", "perft: bad value '' for depth"),
+        ("perft x", "perft: bad value 'x' for depth"),
+        ("perft 2 3", "perft: unexpected '3'"),
+    ];
+    for (line, expected) in cases {
+        let e = parse_command(line).unwrap_err();
+        assert!(e.to_string().contains(expected), "{line:?}: {e}");
+    }
+    assert_eq!(parse_command(""), Err(ParseError::Empty));
+}
+
+fn responses() -> Vec<Response> {
+    let mut r = rng(4);
+    let mut v = vec![
+        Response::IdName("luzhanqi 0.1.0".into()),
+        Response::IdAuthor("the luzhanqi developers".into()),
+        Response::UliOk,
+        Response::ReadyOk,
+        Response::BestMove { action: Some(parse_action("a6xa7").unwrap()), ponder: None },
+        Response::BestMove { action: Some(parse_action("c3").unwrap()), ponder: Some(parse_action("a4-a5").unwrap()) },
+        Response::BestMove { action: None, ponder: None },
+        Response::BestSetup(Deployment::random(Colour::Red, &mut r)),
+        Response::BestSetup(Deployment::random(Colour::Blue, &mut r)),
+        Response::Info(Info {
+            depth: Some(5),
+            seldepth: Some(12),
+            nodes: Some(123_456),
+            nps: Some(98_000),
+            time: Some(1260),
+            score: Some(Score { cp: -37, wdl: Some((402, 51, 547)) }),
+            hashfull: Some(12),
+            pv: ["c3", "a4-a5", "a6xa7"].iter().map(|a| parse_action(a).unwrap()).collect(),
+        }),
+        Response::Info(Info { nodes: Some(5), ..Info::default() }),
+        Response::Belief(Belief {
+            at: parse_point("c7").unwrap(),
+            kinds: vec![(Kind::Marshal, 0.125), (Kind::Bomb, 0.5), (Kind::Engineer, 0.375)],
+        }),
+        Response::InfoString("error: unknown command 'x'".into()),
+        Response::InfoString("two  spaces kept".into()),
+        Response::PerftLine(parse_action("a2-a11").unwrap(), 1234),
+        Response::PerftTotal(987_654_321),
+        Response::BenchTotal { nodes: 160_000, nps: 55_000 },
+        Response::Text("     a   b   c   d   e".into()),
+    ];
+    v.extend(Options::specs().into_iter().map(Response::Option));
+    v
+}
+
+#[test]
+fn responses_round_trip() {
+    for resp in responses() {
+        let text = resp.to_string();
+        let back = parse_response(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(back, resp, "{text}");
+    }
+}
+
+#[test]
+fn response_errors_are_typed() {
+    for bad in [
+        "bestmove",
+        "bestmove zz",
+        "bestmove c3 ponder",
+        "bestmove c3 extra",
+        "bestsetup r1",
+        "info depth x",
+        "info score 5",
+        "info pv c3 q9",
+        "info belief z9 9:0.5",
+        "info belief c7 9:1.5",
+        "option name X",
+        "option name X type spin default 1 min 0",
+        "option name X type check default maybe",
+        "uliok now",
+    ] {
+        assert!(parse_response(bad).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn position_commands_from_random_games_round_trip() {
+    let mut buf = Vec::new();
+    for (i, rules) in [Rules::FLIP, Rules::OPEN, Rules::CLASSIC].into_iter().enumerate() {
+        let mut r = rng(i as u64);
+        let mut pos = random_start(rules, &mut r);
+        let start = pos.to_setup();
+        let mut moves = Vec::new();
+        while let Some(a) = random_step(&mut pos, &mut r, &mut buf) {
+            // Record the action as a history token with what it showed.
+            let token = match a.kind() {
+                luzhanqi::ActionKind::Flip => {
+                    Token::Show { at: a.from(), piece: pos.cell(a.from()).piece().expect("flipped") }
+                }
+                _ => Token::Action(a),
+            };
+            moves.push(token);
+            if moves.len() > 200 {
+                break;
+            }
+        }
+        let c = Command::Position { start: PositionStart::Fen(start), moves };
+        assert_eq!(parse_command(&c.to_string()), Ok(c));
+    }
+}
+
+/// Random and mutated lines never panic the parsers.
+#[test]
+fn garbage_lines_never_panic() {
+    let seeds: Vec<String> =
+        commands().iter().map(ToString::to_string).chain(responses().iter().map(ToString::to_string)).collect();
+    let alphabet: Vec<char> = "abcdefgr?bBMF0123456789/ -+=x\tposnmvtiuqle\u{e9}\u{4e2d}\u{0}".chars().collect();
+    let mut r = rng(5);
+    for i in 0..100_000 {
+        let line: String = if i % 3 == 0 {
+            (0..r.random_range(0..60)).map(|_| alphabet[r.random_range(0..alphabet.len())]).collect()
+        } else {
+            let mut chars: Vec<char> = seeds[r.random_range(0..seeds.len())].chars().collect();
+            for _ in 0..r.random_range(1..5) {
+                let at = r.random_range(0..=chars.len());
+                if r.random_bool(0.5) && at < chars.len() {
+                    chars.remove(at);
+                } else {
+                    chars.insert(at, alphabet[r.random_range(0..alphabet.len())]);
+                }
+            }
+            chars.into_iter().collect()
+        };
+        let _ = parse_command(&line);
+        let _ = parse_response(&line);
+    }
+}
