@@ -1,0 +1,3 @@
+//! arena: referee and match runner (work in progress).
+
+fn main() {}
