@@ -1,0 +1,9 @@
+//! arena: a referee and match runner for ULI Luzhanqi engines.
+//!
+//! The referee ([`referee`]) holds the truth of a game and tells each
+//! engine only what it may see; [`game`] plays one game between two engine
+//! processes ([`engine`]) under a time control ([`clock`]); [`runner`] plays
+//! a match of game pairs in parallel and keeps the statistics ([`stats`]);
+//! [`record`] writes and reads game records, which [`replay`] re-judges.
+
+pub mod referee;
