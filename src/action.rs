@@ -80,6 +80,14 @@ impl Action {
     pub const fn to_u16(self) -> u16 {
         self.0
     }
+
+    /// Unpacks a value made by [`Action::to_u16`]; `None` if it is not one.
+    pub const fn from_u16(v: u16) -> Option<Action> {
+        let from = (v & 63) as usize;
+        let to = (v >> 6 & 63) as usize;
+        let kind = v >> Self::KIND_SHIFT;
+        if from >= 60 || to >= 60 || kind > 2 || (kind == 0 && from != to) { None } else { Some(Action(v)) }
+    }
 }
 
 impl fmt::Display for Action {

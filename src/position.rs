@@ -463,6 +463,14 @@ impl Position {
         self.rules = rules;
     }
 
+    /// The same position with `side` to move (a null move, for asking what
+    /// the other side threatens). Counters are unchanged.
+    pub fn with_side_to_move(&self, side: Colour) -> Position {
+        let mut p = self.clone();
+        p.side = Some(side);
+        p
+    }
+
     /// Side to move; `None` before the first flip of a `flip` game.
     #[inline]
     pub fn side_to_move(&self) -> Option<Colour> {

@@ -73,9 +73,23 @@ fn run(input: &str) -> String {
         let mut stdin = child.stdin.take().expect("stdin");
         let mut searching = false;
         for line in input.lines() {
+            let wait = waits_for(line, &mut searching);
+            if wait.is_some() {
+                // Barrier: everything sent so far has been answered before the
+                // command whose answer we wait for (the injected readyok is dropped).
+                writeln!(stdin, "isready").expect("engine reads");
+                stdin.flush().expect("flush");
+                loop {
+                    let l = rx.recv_timeout(Duration::from_secs(60)).expect("engine answers");
+                    if l == "readyok" {
+                        break;
+                    }
+                    collected.push(l);
+                }
+            }
             writeln!(stdin, "{line}").expect("engine reads");
             stdin.flush().expect("flush");
-            if let Some(until) = waits_for(line, &mut searching) {
+            if let Some(until) = wait {
                 loop {
                     let l = rx.recv_timeout(Duration::from_secs(60)).expect("engine answers");
                     let done = l.starts_with("info string error")

@@ -44,7 +44,7 @@ impl Default for Options {
             hash_mb: 64,
             seed: 0,
             move_overhead: 30,
-            player: PlayerKind::Greedy,
+            player: PlayerKind::Mcts,
             debug_log_file: String::new(),
             ponder: false,
             show_belief: false,

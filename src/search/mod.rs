@@ -4,16 +4,23 @@
 //! so that info lines are testable without a process.
 
 pub mod bench;
+pub mod evaluate;
+pub mod mcts;
+pub mod priors;
 pub mod time;
+pub mod tree;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::action::Action;
+use crate::action::{Action, ActionKind};
 use crate::bench::rng;
 use crate::players::{Choice, PlayerKind, greedy, random};
 use crate::position::Position;
 use crate::protocol::{Go, Info, Response, Score};
+use mcts::{Params, Worker};
+use time::Budget;
+use tree::{Proven, Tree};
 
 /// Search settings from the options.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -32,7 +39,7 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
-        SearchConfig { player: PlayerKind::Greedy, threads: 1, hash_mb: 64, seed: 1, move_overhead: 30 }
+        SearchConfig { player: PlayerKind::Mcts, threads: 1, hash_mb: 64, seed: 1, move_overhead: 30 }
     }
 }
 
@@ -77,18 +84,78 @@ pub fn wdl_from_cp(cp: f32) -> (u32, u32, u32) {
     (w.min(1000), 0, 1000 - w.min(1000))
 }
 
-/// The searcher: one per engine, kept between searches.
+/// The searcher: one per engine, kept between searches (its trees are
+/// reused when the next position follows from the last one).
 #[derive(Debug, Default)]
-pub struct Searcher {}
+pub struct Searcher {
+    trees: Vec<Tree>,
+    /// Constants of the tree search.
+    pub params: Params,
+}
+
+const MIB: usize = 1 << 20;
+
+/// The search's score as reported: centipawns are `SCALE * atanh(q)`, the
+/// inverse of the evaluation's squashing; win/draw/loss per mille split `q`.
+pub fn report_score(q: f32, proven: Proven) -> Score {
+    match proven {
+        Proven::Win => Score { cp: 10_000, wdl: Some((1000, 0, 0)) },
+        Proven::Loss => Score { cp: -10_000, wdl: Some((0, 0, 1000)) },
+        Proven::Draw => Score { cp: 0, wdl: Some((0, 1000, 0)) },
+        Proven::Unknown => {
+            let q = q.clamp(-0.999, 0.999);
+            let cp = (evaluate::SCALE * q.atanh()).round() as i32;
+            let w = ((1.0 + q) * 500.0).round() as u32;
+            Score { cp, wdl: Some((w, 0, 1000 - w)) }
+        }
+    }
+}
+
+/// Combined root statistics of all workers: per action, visits, mean value
+/// for the side to move, proven result.
+fn merge_roots(workers: &[Worker]) -> Vec<(Action, u32, f32, Proven)> {
+    let mut merged: Vec<(Action, u32, f32, Proven)> = Vec::new();
+    for w in workers {
+        for (a, n, q, p) in w.root_stats() {
+            match merged.iter_mut().find(|m| m.0 == a) {
+                Some(m) => {
+                    let total = m.1 + n;
+                    if total > 0 {
+                        m.2 = (m.2 * m.1 as f32 + q * n as f32) / total as f32;
+                    }
+                    m.1 = total;
+                    if m.3 == Proven::Unknown {
+                        m.3 = p;
+                    }
+                }
+                None => merged.push((a, n, q, p)),
+            }
+        }
+    }
+    merged
+}
+
+/// The action to play from merged root statistics: a proven win, else the
+/// most visited action not proven lost (ties by value).
+fn choose(stats: &[(Action, u32, f32, Proven)]) -> Option<(Action, u32, f32, Proven)> {
+    let win = stats.iter().filter(|s| s.3 == Proven::Win).max_by_key(|s| s.1);
+    if let Some(w) = win {
+        return Some(*w);
+    }
+    let key = |s: &&(Action, u32, f32, Proven)| (s.3 != Proven::Loss, s.1, (s.2 * 1e6) as i64);
+    stats.iter().max_by_key(key).copied()
+}
 
 impl Searcher {
     /// A fresh searcher.
     pub fn new() -> Searcher {
-        Searcher {}
+        Searcher::default()
     }
 
     /// Forgets everything learned from earlier searches (`newgame`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.trees.clear();
+    }
 
     /// Searches `pos` under the limits of `go`, reporting info lines through
     /// `report`, and returns the answer. Returns when its limits are reached
@@ -102,19 +169,242 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(Response),
     ) -> SearchResult {
+        match cfg.player {
+            PlayerKind::Mcts => self.mcts(pos, go, cfg, control, report),
+            PlayerKind::Random | PlayerKind::Greedy => {
+                let start = Instant::now();
+                let mut r = rng(cfg.seed);
+                let choice = if cfg.player == PlayerKind::Random {
+                    random::choose(pos, &mut r)
+                } else {
+                    greedy::choose(pos, &mut r)
+                };
+                let info = one_shot_info(choice, start.elapsed());
+                report(Response::Info(info.clone()));
+                wait_for_release(go, control, &info, report);
+                SearchResult { best: choice.map(|c| c.action), ponder: None, info }
+            }
+        }
+    }
+
+    /// Takes the trees kept from the last search, re-rooted at `pos` where
+    /// it follows from their root, fresh otherwise.
+    fn trees_for(&mut self, pos: &Position, threads: usize, cap: usize) -> Vec<Tree> {
+        let mut old = std::mem::take(&mut self.trees).into_iter();
+        (0..threads)
+            .map(|_| {
+                let reused = old.next().and_then(|t| {
+                    let n = t.find(pos)?;
+                    Some(if n == 0 { t } else { t.subtree(n, pos.clone()) })
+                });
+                let mut t = reused.unwrap_or_else(|| Tree::new(pos.clone(), cap));
+                t.set_cap(cap);
+                t
+            })
+            .collect()
+    }
+
+    fn mcts(
+        &mut self,
+        pos: &Position,
+        go: &Go,
+        cfg: &SearchConfig,
+        control: &Control,
+        report: &mut dyn FnMut(Response),
+    ) -> SearchResult {
         let start = Instant::now();
-        let mut r = rng(cfg.seed);
-        let choice = match cfg.player {
-            PlayerKind::Random => random::choose(pos, &mut r),
-            PlayerKind::Greedy | PlayerKind::Mcts => greedy::choose(pos, &mut r),
-        };
-        let info = one_shot_info(choice, start.elapsed());
-        report(Response::Info(info.clone()));
+        let threads = cfg.threads.max(1);
+        let cap = (cfg.hash_mb.max(1) * MIB / threads).max(64 * 1024);
+        let trees = self.trees_for(pos, threads, cap);
+        let mut legal = Vec::new();
+        pos.legal_actions(&mut legal);
+        let single = legal.len() == 1;
+        let params = self.params;
+        let stop_all = AtomicBool::new(false);
+        let total = AtomicU64::new(0);
+        let mut workers: Vec<Worker> = Vec::with_capacity(threads);
+        let mut info = Info::default();
+        std::thread::scope(|s| {
+            let mut trees = trees.into_iter();
+            let main_tree = trees.next().unwrap_or_else(|| Tree::new(pos.clone(), cap));
+            let helpers: Vec<_> = trees
+                .enumerate()
+                .map(|(i, t)| {
+                    let stop_all = &stop_all;
+                    let total = &total;
+                    let seed = cfg.seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64 + 1));
+                    s.spawn(move || {
+                        let mut w = Worker::new(t, rng(seed), params);
+                        while !stop_all.load(Ordering::Relaxed) && !control.stopped() {
+                            w.iterate();
+                            total.fetch_add(1, Ordering::Relaxed);
+                        }
+                        w
+                    })
+                })
+                .collect();
+            let mut w = Worker::new(main_tree, rng(cfg.seed), params);
+            let mut limits = Limits::new(go, pos, cfg, start);
+            let mut last_report = start;
+            let mut reported_depth = 0;
+            let mut i = 0u64;
+            loop {
+                if control.stopped() {
+                    break;
+                }
+                w.iterate();
+                i += 1;
+                let nodes = total.fetch_add(1, Ordering::Relaxed) + 1;
+                if !limits.bounded(control) {
+                    if i % 1024 == 0 && last_report.elapsed() >= Duration::from_secs(1) {
+                        report(Response::Info(snapshot(&w, nodes, start, &[])));
+                        last_report = Instant::now();
+                    }
+                    continue;
+                }
+                if limits.nodes.is_some_and(|n| nodes >= n) || (single && nodes >= 1) {
+                    break;
+                }
+                if w.tree.nodes[0].proven != Proven::Unknown {
+                    break;
+                }
+                if i % 64 != 0 {
+                    continue;
+                }
+                let pv = w.pv(64);
+                if let Some(d) = go.depth {
+                    if pv.len() as u32 >= d {
+                        break;
+                    }
+                }
+                if pv.len() > reported_depth || last_report.elapsed() >= Duration::from_secs(1) {
+                    reported_depth = reported_depth.max(pv.len());
+                    report(Response::Info(snapshot(&w, nodes, start, &[])));
+                    last_report = Instant::now();
+                }
+                if limits.time_up(&w) {
+                    break;
+                }
+            }
+            stop_all.store(true, Ordering::Relaxed);
+            let nodes = total.load(Ordering::Relaxed);
+            workers.push(w);
+            for h in helpers {
+                if let Ok(w) = h.join() {
+                    workers.push(w);
+                }
+            }
+            let merged = merge_roots(&workers);
+            info = snapshot(&workers[0], nodes, start, &merged);
+        });
+        // Hold the answer while pondering or searching infinitely.
         wait_for_release(go, control, &info, report);
-        SearchResult { best: choice.map(|c| c.action), ponder: None, info }
+        report(Response::Info(info.clone()));
+        let merged = merge_roots(&workers);
+        let best = choose(&merged).map(|m| m.0).or_else(|| legal.first().copied());
+        let pv = workers.first().map(|w| w.pv(2)).unwrap_or_default();
+        let ponder = match (best, pv.as_slice()) {
+            (Some(b), [first, reply]) if *first == b && b.kind() != ActionKind::Flip => Some(*reply),
+            _ => None,
+        };
+        self.trees = workers.into_iter().map(|w| w.tree).collect();
+        SearchResult { best, ponder, info }
     }
 }
 
+/// The info line for the current state of the main worker (and, at the
+/// end, the merged root statistics of all workers).
+fn snapshot(w: &Worker, nodes: u64, start: Instant, merged: &[(Action, u32, f32, Proven)]) -> Info {
+    let ms = start.elapsed().as_millis() as u64;
+    let own;
+    let stats = if merged.is_empty() {
+        own = w.root_stats();
+        &own
+    } else {
+        merged
+    };
+    let best = choose(stats);
+    let mut pv = w.pv(64);
+    if let Some(b) = best {
+        if pv.first() != Some(&b.0) {
+            pv = vec![b.0];
+        }
+    }
+    Info {
+        depth: Some(pv.len() as u32),
+        seldepth: Some(w.seldepth),
+        nodes: Some(nodes),
+        nps: Some(nodes * 1000 / ms.max(1)),
+        time: Some(ms),
+        score: Some(best.map_or(Score { cp: 0, wdl: Some((500, 0, 500)) }, |b| report_score(b.2, b.3))),
+        hashfull: Some(w.tree.permille_full()),
+        pv,
+    }
+}
+
+/// The stopping rules of one search.
+struct Limits {
+    nodes: Option<u64>,
+    budget: Budget,
+    start: Instant,
+    unbounded: bool,
+    ponder: bool,
+}
+
+impl Limits {
+    fn new(go: &Go, pos: &Position, cfg: &SearchConfig, start: Instant) -> Limits {
+        Limits {
+            nodes: go.nodes,
+            budget: Budget::from_go(go, pos.side_to_move(), cfg.move_overhead),
+            start,
+            unbounded: go.infinite,
+            ponder: go.ponder,
+        }
+    }
+
+    /// Whether limits apply now (not while searching infinitely or pondering
+    /// before `ponderhit`, whose arrival restarts the clock).
+    fn bounded(&mut self, control: &Control) -> bool {
+        if self.unbounded {
+            return false;
+        }
+        if self.ponder {
+            if !control.ponder_hit() {
+                return false;
+            }
+            self.ponder = false;
+            self.start = Instant::now();
+        }
+        true
+    }
+
+    /// Time management: stop at the hard limit; between the soft and hard
+    /// limits only while the best action is unstable or closely followed;
+    /// before the soft limit when the best action cannot be overtaken.
+    fn time_up(&self, w: &Worker) -> bool {
+        let elapsed = self.start.elapsed();
+        if self.budget.hard.is_some_and(|h| elapsed >= h) {
+            return true;
+        }
+        let Some(soft) = self.budget.soft else {
+            return false;
+        };
+        let mut visits: Vec<u32> = w.root_stats().iter().map(|s| s.1).collect();
+        visits.sort_unstable_by(|a, b| b.cmp(a));
+        let first = f64::from(visits.first().copied().unwrap_or(0));
+        let second = f64::from(visits.get(1).copied().unwrap_or(0));
+        let root = f64::from(w.tree.nodes[0].visits.max(1));
+        let e = elapsed.as_secs_f64();
+        if elapsed >= soft {
+            // Past the soft limit: go on only while the choice is close.
+            return first >= 1.3 * second || elapsed >= soft.mul_f64(2.0);
+        }
+        // Before it: stop when the rest of the budget cannot change the choice.
+        let rate = root / e.max(1e-3);
+        let left = rate * (soft.as_secs_f64() - e);
+        e > 0.05 * soft.as_secs_f64() && first - second > left
+    }
+}
 fn one_shot_info(choice: Option<Choice>, elapsed: Duration) -> Info {
     let nodes = choice.map_or(0, |c| c.nodes);
     let ms = elapsed.as_millis() as u64;

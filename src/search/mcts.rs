@@ -1,0 +1,396 @@
+//! One MCTS worker: selection with PUCT and domain priors, chance nodes
+//! for flips (the identity drawn from the face-down pool), evaluation of new
+//! leaves by the static evaluation, backpropagation, and the MCTS-Solver
+//! (proven wins and losses propagated up the tree).
+//!
+//! Values are kept from the point of view of the player who moved into a
+//! node. Nothing in the tree depends on a face-down identity except through
+//! a chance node that drew it from the public pool.
+
+use rand::RngExt;
+
+use super::evaluate::evaluate;
+use super::priors;
+use super::tree::{Edge, NONE, Proven, Tree, label_action, label_piece, piece_label};
+use crate::action::{Action, ActionKind};
+use crate::bench::Rng;
+use crate::board::Point;
+use crate::piece::{Colour, Kind};
+use crate::position::Position;
+
+/// Tunable constants of the search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// Exploration constant of PUCT.
+    pub cpuct: f32,
+    /// First-play urgency: an unvisited action is valued at the parent's
+    /// value minus this.
+    pub fpu_reduction: f32,
+    /// Use the priors (false: uniform priors).
+    pub use_priors: bool,
+    /// Use the solver.
+    pub solver: bool,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params { cpuct: 1.4, fpu_reduction: 0.3, use_priors: true, solver: true }
+    }
+}
+
+/// A value for Red, from a value for `mover` (`None`: the root before the
+/// first flip, where it does not matter).
+#[inline]
+fn for_red(v: f32, mover: Option<Colour>) -> f32 {
+    if mover == Some(Colour::Blue) { -v } else { v }
+}
+
+/// One searcher thread's state.
+pub struct Worker {
+    /// Its tree.
+    pub tree: Tree,
+    /// Its random numbers.
+    pub rng: Rng,
+    /// Constants.
+    pub params: Params,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    actions: Vec<Action>,
+    scratch: Vec<Action>,
+    priors: Vec<f32>,
+    path: Vec<(u32, Option<Colour>)>,
+}
+
+impl Worker {
+    /// A worker on `tree`.
+    pub fn new(tree: Tree, rng: Rng, params: Params) -> Worker {
+        Worker {
+            tree,
+            rng,
+            params,
+            seldepth: 0,
+            actions: Vec::with_capacity(256),
+            scratch: Vec::with_capacity(256),
+            priors: Vec::with_capacity(256),
+            path: Vec::with_capacity(64),
+        }
+    }
+
+    /// The value of a position reached in the tree for the first time, for
+    /// Red, and whether it is a proven result (a finished game).
+    fn leaf(&mut self, pos: &Position) -> (f32, Option<Option<Colour>>) {
+        if let Some(r) = pos.outcome_without_actions() {
+            return (r.winner.map_or(0.0, |w| for_red(1.0, Some(w))), Some(r.winner));
+        }
+        self.actions.clear();
+        pos.legal_actions(&mut self.actions);
+        let side = pos.side_to_move();
+        if self.actions.is_empty() {
+            let winner = side.map(Colour::opposite);
+            return (winner.map_or(0.0, |w| for_red(1.0, Some(w))), Some(winner));
+        }
+        (for_red(evaluate(pos, &self.actions, &mut self.scratch), side), None)
+    }
+
+    fn expand(&mut self, node: u32, pos: &Position) -> bool {
+        self.actions.clear();
+        pos.legal_actions(&mut self.actions);
+        if self.tree.would_overflow(0, self.actions.len()) {
+            return false;
+        }
+        if self.params.use_priors {
+            priors::scores(pos, &self.actions, &mut self.scratch, &mut self.priors);
+        } else {
+            let p = 1.0 / self.actions.len().max(1) as f32;
+            self.priors.clear();
+            self.priors.resize(self.actions.len(), p);
+        }
+        let edges =
+            self.actions.iter().zip(&self.priors).map(|(a, &prior)| Edge { label: a.to_u16(), prior, child: NONE });
+        self.tree.set_edges(node, edges);
+        true
+    }
+
+    fn expand_chance(&mut self, node: u32, pos: &Position) -> bool {
+        if self.tree.would_overflow(0, usize::from(pos.pool_distinct() as u16)) {
+            return false;
+        }
+        let total: f32 = pos.pool().iter().flatten().map(|&n| f32::from(n)).sum();
+        let mut edges = Vec::with_capacity(24);
+        for c in Colour::BOTH {
+            for k in Kind::ALL {
+                let n = pos.pool_count(c, k);
+                if n > 0 {
+                    let p = crate::piece::Piece::new(c, k);
+                    edges.push(Edge { label: piece_label(p), prior: f32::from(n) / total, child: NONE });
+                }
+            }
+        }
+        self.tree.set_edges(node, edges.into_iter());
+        true
+    }
+
+    /// Picks the edge to follow at decision node `node` (PUCT; proven wins
+    /// first, proven losses last).
+    fn select(&self, node: u32) -> usize {
+        let n = &self.tree.nodes[node as usize];
+        let sqrt_n = (n.visits.max(1) as f32).sqrt();
+        // The node's value is for the player who moved into it; the side to move sees its negation.
+        let fpu = -n.q() - self.params.fpu_reduction;
+        let mut best = 0;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, e) in self.tree.edges_of(node).iter().enumerate() {
+            let (q, visits) = if e.child == NONE {
+                (fpu, 0)
+            } else {
+                let c = &self.tree.nodes[e.child as usize];
+                match c.proven {
+                    Proven::Win => return i,
+                    Proven::Loss => (-10.0, c.visits),
+                    Proven::Draw => (0.0, c.visits),
+                    Proven::Unknown => (c.q(), c.visits),
+                }
+            };
+            let score = q + self.params.cpuct * e.prior * sqrt_n / (1 + visits) as f32;
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Draws a chance edge by its prior.
+    fn sample_chance(&mut self, node: u32) -> usize {
+        let edges = self.tree.edges_of(node);
+        let mut r: f32 = self.rng.random::<f32>();
+        for (i, e) in edges.iter().enumerate() {
+            if r < e.prior {
+                return i;
+            }
+            r -= e.prior;
+        }
+        edges.len().saturating_sub(1)
+    }
+
+    /// One iteration from the root.
+    pub fn iterate(&mut self) {
+        let mut pos = self.tree.root_pos.clone();
+        self.path.clear();
+        let root_mover = pos.side_to_move().map(Colour::opposite);
+        self.path.push((0, root_mover));
+        let mut node = 0u32;
+        let mut pending: Option<Point> = None;
+        let value: f32;
+        loop {
+            let n = self.tree.nodes[node as usize];
+            let mover = self.path.last().and_then(|p| p.1);
+            if let Some(v) = n.proven.value() {
+                value = for_red(v, mover);
+                break;
+            }
+            if n.chance {
+                let at = pending.take().unwrap_or(Point::from_index_unchecked(0));
+                if !n.expanded && !self.expand_chance(node, &pos) {
+                    if let Some(pc) = pos.sample_pool(&mut self.rng) {
+                        pos.play_flip(at, pc);
+                    }
+                    value = self.leaf(&pos).0;
+                    break;
+                }
+                let i = self.sample_chance(node);
+                let e = self.tree.edges_of(node)[i];
+                let pc = label_piece(e.label);
+                pos.play_flip(at, pc);
+                // Before the first flip the flipper's colour is what it shows.
+                let flipper = mover.or(Some(pc.colour));
+                if let Some(last) = self.path.last_mut() {
+                    last.1 = flipper;
+                }
+                if e.child == NONE {
+                    if self.tree.would_overflow(1, 0) {
+                        value = self.leaf(&pos).0;
+                        break;
+                    }
+                    let child = self.tree.add_node(false);
+                    let first = self.tree.nodes[node as usize].first_edge as usize;
+                    self.tree.edges[first + i].child = child;
+                    self.path.push((child, flipper));
+                    value = self.new_leaf(child, &pos, flipper);
+                    break;
+                }
+                node = e.child;
+                self.path.push((node, flipper));
+                continue;
+            }
+            if !n.expanded && !self.expand(node, &pos) {
+                value = self.leaf(&pos).0;
+                break;
+            }
+            let side = pos.side_to_move();
+            let i = self.select(node);
+            let e = self.tree.edges_of(node)[i];
+            let a = label_action(e.label);
+            let is_flip = a.kind() == ActionKind::Flip;
+            if is_flip {
+                pending = Some(a.from());
+            } else {
+                pos.play_known(a, None);
+            }
+            if e.child == NONE {
+                if self.tree.would_overflow(1, 0) {
+                    if is_flip {
+                        if let Some(pc) = pos.sample_pool(&mut self.rng) {
+                            pos.play_flip(a.from(), pc);
+                        }
+                    }
+                    value = self.leaf(&pos).0;
+                    break;
+                }
+                let child = self.tree.add_node(is_flip);
+                let first = self.tree.nodes[node as usize].first_edge as usize;
+                self.tree.edges[first + i].child = child;
+                self.path.push((child, side));
+                if is_flip {
+                    node = child;
+                    continue;
+                }
+                value = self.new_leaf(child, &pos, side);
+                break;
+            }
+            node = e.child;
+            self.path.push((node, side));
+        }
+        self.seldepth = self.seldepth.max(self.path.len() as u32 - 1);
+        for &(idx, mover) in &self.path {
+            let n = &mut self.tree.nodes[idx as usize];
+            n.visits += 1;
+            n.value += for_red(value, mover);
+        }
+        if self.params.solver {
+            self.solve_path();
+        }
+    }
+
+    /// Evaluates a node just created for `pos`, marking finished games.
+    fn new_leaf(&mut self, child: u32, pos: &Position, mover: Option<Colour>) -> f32 {
+        let (v, end) = self.leaf(pos);
+        if let Some(winner) = end {
+            let n = &mut self.tree.nodes[child as usize];
+            n.terminal = true;
+            n.proven = match (winner, mover) {
+                (None, _) => Proven::Draw,
+                (Some(w), Some(m)) if w == m => Proven::Win,
+                _ => Proven::Loss,
+            };
+        }
+        v
+    }
+
+    /// Propagates proven results up the path of the last iteration.
+    fn solve_path(&mut self) {
+        for k in (0..self.path.len()).rev() {
+            let (idx, mover) = self.path[k];
+            let node = self.tree.nodes[idx as usize];
+            if node.proven != Proven::Unknown {
+                continue;
+            }
+            // Unexpanded nodes prove nothing; the root before the first flip
+            // has no mover to prove anything for.
+            if !node.expanded || mover.is_none() {
+                return;
+            }
+            let proven = if node.chance { self.prove_chance(idx) } else { self.prove_decision(idx) };
+            if proven == Proven::Unknown {
+                return;
+            }
+            self.tree.nodes[idx as usize].proven = proven;
+        }
+    }
+
+    /// A decision node, for its mover: lost if the side to move has a
+    /// proven win; won if every action is a proven loss for the side to move.
+    fn prove_decision(&self, idx: u32) -> Proven {
+        let mut all_lost = true;
+        let mut any_draw = false;
+        for e in self.tree.edges_of(idx) {
+            if e.child == NONE {
+                all_lost = false;
+                continue;
+            }
+            match self.tree.nodes[e.child as usize].proven {
+                Proven::Win => return Proven::Loss,
+                Proven::Loss => {}
+                Proven::Draw => any_draw = true,
+                Proven::Unknown => all_lost = false,
+            }
+        }
+        match (all_lost, any_draw) {
+            (true, false) => Proven::Win,
+            (true, true) => Proven::Draw,
+            _ => Proven::Unknown,
+        }
+    }
+
+    /// A chance node: proven when every identity leads to the same proven result.
+    fn prove_chance(&self, idx: u32) -> Proven {
+        let mut result = None;
+        for e in self.tree.edges_of(idx) {
+            if e.child == NONE {
+                return Proven::Unknown;
+            }
+            let p = self.tree.nodes[e.child as usize].proven;
+            if p == Proven::Unknown || result.is_some_and(|r| r != p) {
+                return Proven::Unknown;
+            }
+            result = Some(p);
+        }
+        result.unwrap_or(Proven::Unknown)
+    }
+
+    /// The root's actions with their visits, mean values for the side to
+    /// move, and proven results (for the side to move).
+    pub fn root_stats(&self) -> Vec<(Action, u32, f32, Proven)> {
+        if !self.tree.nodes[0].expanded {
+            return Vec::new();
+        }
+        self.tree
+            .edges_of(0)
+            .iter()
+            .map(|e| {
+                let a = label_action(e.label);
+                if e.child == NONE {
+                    (a, 0, 0.0, Proven::Unknown)
+                } else {
+                    let c = &self.tree.nodes[e.child as usize];
+                    (a, c.visits, c.q(), c.proven)
+                }
+            })
+            .collect()
+    }
+
+    /// The principal variation: most-visited edges from the root, through
+    /// the most-visited identity at chance nodes.
+    pub fn pv(&self, max_len: usize) -> Vec<Action> {
+        let mut pv = Vec::new();
+        let mut node = 0u32;
+        while pv.len() < max_len {
+            let n = &self.tree.nodes[node as usize];
+            if !n.expanded {
+                break;
+            }
+            let best = self
+                .tree
+                .edges_of(node)
+                .iter()
+                .filter(|e| e.child != NONE)
+                .max_by_key(|e| self.tree.nodes[e.child as usize].visits);
+            let Some(e) = best else { break };
+            if !n.chance {
+                pv.push(label_action(e.label));
+            }
+            node = e.child;
+        }
+        pv
+    }
+}

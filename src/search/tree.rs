@@ -1,0 +1,252 @@
+//! The search tree: nodes and edges in two flat arrays, within a memory
+//! cap. Decision nodes have one edge per legal action; a flip leads to a
+//! chance node with one edge per distinct identity the flip may show,
+//! weighted by its count in the face-down pool.
+
+use crate::action::Action;
+use crate::piece::{Colour, Kind, Piece};
+use crate::position::Position;
+
+/// "No node".
+pub const NONE: u32 = u32::MAX;
+
+/// A game-theoretic value proven by the solver, from the point of view of
+/// the player who moved into the node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Proven {
+    /// Not proven.
+    Unknown,
+    /// The mover wins with best play.
+    Win,
+    /// The mover loses with best play.
+    Loss,
+    /// A draw with best play.
+    Draw,
+}
+
+impl Proven {
+    /// The same result from the other player's side.
+    pub fn flip(self) -> Proven {
+        match self {
+            Proven::Win => Proven::Loss,
+            Proven::Loss => Proven::Win,
+            other => other,
+        }
+    }
+
+    /// The exact value, if proven.
+    pub fn value(self) -> Option<f32> {
+        match self {
+            Proven::Unknown => None,
+            Proven::Win => Some(1.0),
+            Proven::Loss => Some(-1.0),
+            Proven::Draw => Some(0.0),
+        }
+    }
+}
+
+/// A node: statistics from the point of view of the player who moved into it.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// Iterations through this node.
+    pub visits: u32,
+    /// Sum of the results of those iterations for the mover, in [-1, 1] each.
+    pub value: f32,
+    /// First edge in the edge array.
+    pub first_edge: u32,
+    /// Number of edges (0 until expanded).
+    pub num_edges: u16,
+    /// Edges have been created.
+    pub expanded: bool,
+    /// A chance node (a flip whose identity is drawn).
+    pub chance: bool,
+    /// The game is over here.
+    pub terminal: bool,
+    /// Solver result.
+    pub proven: Proven,
+}
+
+impl Node {
+    fn new(chance: bool) -> Node {
+        Node {
+            visits: 0,
+            value: 0.0,
+            first_edge: 0,
+            num_edges: 0,
+            expanded: false,
+            chance,
+            terminal: false,
+            proven: Proven::Unknown,
+        }
+    }
+
+    /// Mean result for the mover.
+    #[inline]
+    pub fn q(&self) -> f32 {
+        if self.visits == 0 { 0.0 } else { self.value / self.visits as f32 }
+    }
+}
+
+/// An edge: an action (decision nodes) or a shown identity (chance nodes).
+#[derive(Clone, Copy, Debug)]
+pub struct Edge {
+    /// `Action::to_u16`, or a piece code for chance edges.
+    pub label: u16,
+    /// Prior probability (the identity's share of the pool for chance edges).
+    pub prior: f32,
+    /// The child node, or [`NONE`].
+    pub child: u32,
+}
+
+/// Encodes a piece of known kind as a chance-edge label.
+#[inline]
+pub fn piece_label(p: Piece) -> u16 {
+    (p.colour.index() * 12 + p.kind.map_or(0, Kind::index)) as u16
+}
+
+/// Decodes a chance-edge label.
+#[inline]
+pub fn label_piece(l: u16) -> Piece {
+    let kind = Kind::from_index(usize::from(l % 12)).unwrap_or(Kind::Engineer);
+    Piece::new(Colour::from_index(usize::from(l / 12)), kind)
+}
+
+/// Decodes a decision-edge label.
+#[inline]
+pub fn label_action(l: u16) -> Action {
+    Action::from_u16(l).unwrap_or(Action::flip(crate::board::Point::from_index_unchecked(0)))
+}
+
+/// The tree.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    /// All nodes; the root is node 0.
+    pub nodes: Vec<Node>,
+    /// All edges.
+    pub edges: Vec<Edge>,
+    /// The position at the root.
+    pub root_pos: Position,
+    cap_bytes: usize,
+}
+
+impl Tree {
+    /// A tree with just a root, growing to at most `cap_bytes`.
+    pub fn new(root_pos: Position, cap_bytes: usize) -> Tree {
+        let mut nodes = Vec::with_capacity(1024);
+        nodes.push(Node::new(false));
+        Tree { nodes, edges: Vec::with_capacity(4096), root_pos, cap_bytes }
+    }
+
+    /// Changes the memory cap (a tree kept from an earlier search).
+    pub fn set_cap(&mut self, cap_bytes: usize) {
+        self.cap_bytes = cap_bytes;
+    }
+
+    /// The node reached from the root by play leading to `target`, searched
+    /// among the nodes already in the tree (up to the ply count of
+    /// `target`), or `None`.
+    pub fn find(&self, target: &Position) -> Option<u32> {
+        if self.root_pos == *target {
+            return Some(0);
+        }
+        self.find_below(0, &self.root_pos, None, target)
+    }
+
+    fn find_below(&self, n: u32, pos: &Position, flip: Option<crate::board::Point>, target: &Position) -> Option<u32> {
+        let node = &self.nodes[n as usize];
+        if !node.expanded || pos.ply() >= target.ply() && flip.is_none() {
+            return None;
+        }
+        for e in self.edges_of(n) {
+            if e.child == NONE {
+                continue;
+            }
+            let mut child = pos.clone();
+            let mut next_flip = None;
+            if let Some(at) = flip {
+                child.play_flip(at, label_piece(e.label));
+            } else {
+                let a = label_action(e.label);
+                if a.kind() == crate::action::ActionKind::Flip {
+                    next_flip = Some(a.from());
+                } else {
+                    child.play_known(a, None);
+                }
+            }
+            if next_flip.is_none() && child == *target {
+                return Some(e.child);
+            }
+            if let Some(found) = self.find_below(e.child, &child, next_flip, target) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// Bytes in use.
+    pub fn bytes(&self) -> usize {
+        self.nodes.len() * std::mem::size_of::<Node>() + self.edges.len() * std::mem::size_of::<Edge>()
+    }
+
+    /// Whether adding `nodes` nodes and `edges` edges would pass the cap.
+    #[inline]
+    pub fn would_overflow(&self, nodes: usize, edges: usize) -> bool {
+        self.bytes() + nodes * std::mem::size_of::<Node>() + edges * std::mem::size_of::<Edge>() > self.cap_bytes
+    }
+
+    /// Per mille of the cap in use.
+    pub fn permille_full(&self) -> u32 {
+        (self.bytes() as u64 * 1000 / self.cap_bytes.max(1) as u64).min(1000) as u32
+    }
+
+    /// Adds a node and returns its index.
+    #[inline]
+    pub fn add_node(&mut self, chance: bool) -> u32 {
+        self.nodes.push(Node::new(chance));
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The edges of node `n`.
+    #[inline]
+    pub fn edges_of(&self, n: u32) -> &[Edge] {
+        let node = &self.nodes[n as usize];
+        let start = node.first_edge as usize;
+        &self.edges[start..start + usize::from(node.num_edges)]
+    }
+
+    /// Gives node `n` its edges.
+    pub fn set_edges(&mut self, n: u32, edges: impl Iterator<Item = Edge>) {
+        let first = self.edges.len();
+        self.edges.extend(edges);
+        let node = &mut self.nodes[n as usize];
+        node.first_edge = first as u32;
+        node.num_edges = (self.edges.len() - first) as u16;
+        node.expanded = true;
+    }
+
+    /// Copies the subtree under `n` into a new tree rooted at `pos`.
+    pub fn subtree(&self, n: u32, pos: Position) -> Tree {
+        let mut t = Tree::new(pos, self.cap_bytes);
+        t.nodes[0] = self.nodes[n as usize];
+        let mut stack = vec![(n, 0u32)];
+        while let Some((old, new)) = stack.pop() {
+            let node = self.nodes[old as usize];
+            if !node.expanded {
+                continue;
+            }
+            let first = t.edges.len() as u32;
+            for e in self.edges_of(old) {
+                let mut e = *e;
+                if e.child != NONE {
+                    let child_new = t.nodes.len() as u32;
+                    t.nodes.push(self.nodes[e.child as usize]);
+                    stack.push((e.child, child_new));
+                    e.child = child_new;
+                }
+                t.edges.push(e);
+            }
+            t.nodes[new as usize].first_edge = first;
+        }
+        t
+    }
+}
