@@ -6,4 +6,6 @@
 //! a match of game pairs in parallel and keeps the statistics ([`stats`]);
 //! [`record`] writes and reads game records, which [`replay`] re-judges.
 
+pub mod clock;
 pub mod referee;
+pub mod stats;
