@@ -7,5 +7,10 @@
 //! [`record`] writes and reads game records, which [`replay`] re-judges.
 
 pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod record;
 pub mod referee;
+pub mod replay;
+pub mod runner;
 pub mod stats;

@@ -1,3 +1,207 @@
-//! arena: referee and match runner (work in progress).
+//! arena: plays matches between ULI Luzhanqi engines as their referee, and
+//! replays the game records it writes. See the README beside this crate.
 
-fn main() {}
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use arena::clock::{Limits, TimeControl};
+use arena::engine::EngineSpec;
+use arena::record::parse_records;
+use arena::replay::{ReplayOptions, replay_game, rules_of};
+use arena::runner::{MatchConfig, run};
+use arena::stats::Sprt;
+use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
+use luzhanqi::{Colour, Variant};
+
+#[derive(Parser)]
+#[command(name = "arena", version, about = "Referee and match runner for ULI Luzhanqi engines")]
+#[command(args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Sub>,
+    #[command(flatten)]
+    play: MatchArgs,
+}
+
+#[derive(Subcommand)]
+enum Sub {
+    /// Re-judge game records with the rules core and print them ply by ply.
+    Replay {
+        /// The record file.
+        file: PathBuf,
+        /// Print what this side was told (red or blue) instead of the truth.
+        #[arg(long = "as", value_parser = parse_colour)]
+        viewer: Option<Colour>,
+        /// Only this game number.
+        #[arg(long)]
+        game: Option<u64>,
+        /// Draw the board after every ply.
+        #[arg(long)]
+        boards: bool,
+    },
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// An engine: name=N cmd=PATH [arg=A]... [dir=D] [option.NAME=VALUE]... [tc=.. movetime=.. nodes=.. depth=..]
+    /// (give it twice; scores are from the first engine's side).
+    #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
+    engine: Vec<String>,
+    /// Rule set: flip, classic, open or ccgc.
+    #[arg(long, default_value = "flip")]
+    variant: Variant,
+    /// A rule option over the variant, sent to the engines too (e.g. WinnerLearnsLoser=true); repeatable.
+    #[arg(long, value_name = "NAME=VALUE")]
+    rule: Vec<String>,
+    /// Games to play (each pair of two shares its deal or seed, seats swapped).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Games played at once (each with its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Clock per side: BASE+INC in milliseconds, or with an s suffix (2000+50, 10s+0.1s).
+    #[arg(long)]
+    tc: Option<TimeControl>,
+    /// Fixed time per move, milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Fixed search iterations per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// How far past its clock or movetime a move may arrive before it loses on time, ms.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    /// How long to wait for answers without a time limit (handshake, isready, go setup, node-limited go), ms.
+    #[arg(long, default_value_t = 30_000)]
+    stall: u64,
+    /// Plies after which a game is drawn.
+    #[arg(long, default_value_t = 1000)]
+    maxplies: u32,
+    /// The match seed: every pair's deal and engine seed derive from it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the game records here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Write one protocol log per game (both engines' exchange and stderr) into this folder.
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Stop when a sequential test decides: "elo0=0 elo1=10 alpha=0.05 beta=0.05".
+    #[arg(long)]
+    sprt: Option<Sprt>,
+    /// No progress and no text summary: only the JSON summary line.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn parse_colour(s: &str) -> Result<Colour, String> {
+    match s {
+        "red" | "r" => Ok(Colour::Red),
+        "blue" | "b" => Ok(Colour::Blue),
+        _ => Err(format!("'{s}' is not red or blue")),
+    }
+}
+
+/// The words of each `--engine`, grouped by occurrence.
+fn engine_groups(matches: &ArgMatches) -> Vec<Vec<String>> {
+    match matches.get_occurrences::<String>("engine") {
+        Some(occurrences) => occurrences.map(|words| words.cloned().collect()).collect(),
+        None => Vec::new(),
+    }
+}
+
+fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, String> {
+    let [first, second] = groups else {
+        return Err(format!("give exactly two --engine (got {})", groups.len()));
+    };
+    let engines = [EngineSpec::parse(first)?, EngineSpec::parse(second)?];
+    let toggles = a
+        .rule
+        .iter()
+        .map(|r| {
+            r.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())).ok_or(format!("--rule '{r}': NAME=VALUE"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let rules = rules_of(a.variant, &toggles)?;
+    let limits = Limits { tc: a.tc, movetime: a.movetime, nodes: a.nodes, depth: a.depth };
+    if let Some(e) = engines.iter().find(|e| e.limits.is_none() && limits.is_empty()) {
+        return Err(format!(
+            "{} has no limit: give --tc, --movetime, --nodes or --depth (or tc=... in its --engine)",
+            e.name
+        ));
+    }
+    Ok(MatchConfig {
+        engines,
+        variant: a.variant,
+        toggles,
+        rules,
+        games: a.games,
+        concurrency: a.concurrency.max(1),
+        limits,
+        seed: a.seed,
+        max_plies: a.maxplies,
+        margin: Duration::from_millis(a.timemargin),
+        stall: Duration::from_millis(a.stall),
+        out: a.out,
+        log_dir: a.log,
+        sprt: a.sprt,
+        quiet: a.quiet,
+    })
+}
+
+fn play(a: MatchArgs, groups: &[Vec<String>]) -> Result<(), String> {
+    let cfg = match_config(a, groups)?;
+    let summary = run(&cfg)?;
+    if !cfg.quiet {
+        print!("{}", summary.text(&cfg));
+    }
+    println!("{}", summary.json(&cfg));
+    Ok(())
+}
+
+fn replay(file: &PathBuf, opts: &ReplayOptions) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let records = parse_records(&text)?;
+    let (mut ok, mut bad) = (0, 0);
+    for rec in records.iter().filter(|r| opts.game.is_none_or(|g| g == r.game)) {
+        let mut out = String::new();
+        match replay_game(rec, opts, &mut out) {
+            Ok(confirmed) => {
+                ok += 1;
+                println!("{out}re-judged: ok ({confirmed})\n");
+            }
+            Err(e) => {
+                bad += 1;
+                println!("{out}re-judged: WRONG: {e}\n");
+            }
+        }
+    }
+    println!("{ok} records re-judged ok, {bad} wrong");
+    if bad > 0 { Err(format!("{bad} records disagree with the rules")) } else { Ok(()) }
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let result = match cli.command {
+        Some(Sub::Replay { file, viewer, game, boards }) => replay(&file, &ReplayOptions { viewer, game, boards }),
+        None => play(cli.play, &engine_groups(&matches)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("arena: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! An engine process: how it is described on the command line, started,
+//! spoken to and read from with deadlines, logged and stopped.
+//!
+//! Two threads per process drain its stdout (into a channel, each line
+//! with the instant it arrived) and its stderr (into the game log, if any),
+//! so that a chatty or stuck engine never blocks the arena.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use luzhanqi::protocol::{Command, Response, parse_response};
+
+use crate::clock::Limits;
+
+/// One engine as given with `--engine`: `name=N cmd=PATH [arg=A]... [dir=D]
+/// [option.NAME=VALUE]... [tc=.. movetime=.. nodes=.. depth=..]`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct EngineSpec {
+    /// Name in records and reports.
+    pub name: String,
+    /// The program.
+    pub cmd: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Its working directory.
+    pub dir: Option<PathBuf>,
+    /// `setoption` pairs sent after the arena's own (`Variant`, rule toggles).
+    pub options: Vec<(String, String)>,
+    /// Limits for this engine only, overriding the match's.
+    pub limits: Option<Limits>,
+}
+
+impl EngineSpec {
+    /// Reads the `key=value` words of one `--engine`.
+    ///
+    /// # Errors
+    /// A message for a word that is not `key=value`, an unknown key, a bad
+    /// limit or a missing `cmd`.
+    pub fn parse(words: &[String]) -> Result<EngineSpec, String> {
+        let mut spec = EngineSpec::default();
+        let mut limits = Limits::default();
+        for w in words {
+            let (k, v) = w.split_once('=').ok_or_else(|| format!("--engine: '{w}' is not key=value"))?;
+            match k {
+                "name" => spec.name = v.to_owned(),
+                "cmd" => spec.cmd = v.to_owned(),
+                "arg" => spec.args.push(v.to_owned()),
+                "dir" => spec.dir = Some(PathBuf::from(v)),
+                _ if k.starts_with("option.") => spec.options.push((k["option.".len()..].to_owned(), v.to_owned())),
+                _ => {
+                    if !limits.set(k, v)? {
+                        return Err(format!(
+                            "--engine: unknown key '{k}' (name, cmd, arg, dir, option.NAME, tc, movetime, nodes, depth)"
+                        ));
+                    }
+                }
+            }
+        }
+        if spec.cmd.is_empty() {
+            return Err("--engine: cmd=PATH is required".to_owned());
+        }
+        if spec.name.is_empty() {
+            let stem = std::path::Path::new(&spec.cmd).file_stem().map(|s| s.to_string_lossy().into_owned());
+            spec.name = stem.unwrap_or_else(|| spec.cmd.clone());
+        }
+        if !limits.is_empty() {
+            spec.limits = Some(limits);
+        }
+        Ok(spec)
+    }
+
+    /// Whether the user set option `name` (matched without regard to case).
+    pub fn sets_option(&self, name: &str) -> bool {
+        self.options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Why talking to an engine failed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EngineError {
+    /// It could not be started.
+    Spawn(String),
+    /// It exited or closed its pipes.
+    Crashed(String),
+    /// It did not answer in time.
+    Stalled(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Spawn(m) => write!(f, "cannot start: {m}"),
+            EngineError::Crashed(m) => write!(f, "crashed: {m}"),
+            EngineError::Stalled(m) => write!(f, "stalled: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// A log of one game's protocol exchange and engine stderr, shared by both
+/// engines; each line carries the milliseconds since the game started.
+#[derive(Clone)]
+pub struct GameLog {
+    out: Arc<Mutex<BufWriter<File>>>,
+    start: Instant,
+}
+
+impl GameLog {
+    /// Creates the log file.
+    ///
+    /// # Errors
+    /// The error of creating the file.
+    pub fn create(path: &std::path::Path) -> std::io::Result<GameLog> {
+        Ok(GameLog { out: Arc::new(Mutex::new(BufWriter::new(File::create(path)?))), start: Instant::now() })
+    }
+
+    /// Writes `<ms> <who> <dir> <line>`; `dir` is `>` to the engine, `<`
+    /// from it, `!` its stderr, `#` the arena's remarks.
+    pub fn line(&self, who: &str, dir: char, text: &str) {
+        let ms = self.start.elapsed().as_millis();
+        if let Ok(mut out) = self.out.lock() {
+            let _ = writeln!(out, "{ms:>8} {who} {dir} {text}");
+        }
+    }
+
+    /// Flushes the file.
+    pub fn flush(&self) {
+        if let Ok(mut out) = self.out.lock() {
+            let _ = out.flush();
+        }
+    }
+}
+
+type LogSlot = Arc<Mutex<Option<GameLog>>>;
+
+fn log_to(slot: &LogSlot, who: &str, dir: char, text: &str) {
+    if let Ok(guard) = slot.lock()
+        && let Some(log) = guard.as_ref()
+    {
+        log.line(who, dir, text);
+    }
+}
+
+/// What the stdout thread passes on.
+enum Event {
+    Line(String, Instant),
+    Closed,
+}
+
+/// A running engine.
+pub struct Engine {
+    spec: EngineSpec,
+    child: Child,
+    stdin: BufWriter<ChildStdin>,
+    events: Receiver<Event>,
+    log: LogSlot,
+    closed: bool,
+    /// Option names announced after `uli`.
+    pub announced: Vec<String>,
+    /// `id name`, if sent.
+    pub id_name: Option<String>,
+}
+
+impl Engine {
+    /// Starts the program and completes the handshake (`uli` ... `uliok`)
+    /// within `timeout`.
+    ///
+    /// # Errors
+    /// [`EngineError`] when the program cannot be started, exits, or does
+    /// not answer in time.
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, EngineError> {
+        let mut process = Process::new(&spec.cmd);
+        process.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        if let Some(dir) = &spec.dir {
+            process.current_dir(dir);
+        }
+        let mut child = process.spawn().map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.cmd)))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            return Err(EngineError::Spawn("no pipes".to_owned()));
+        };
+        let log: LogSlot = Arc::new(Mutex::new(None));
+        let (tx, events) = channel();
+        let (name, slot) = (spec.name.clone(), Arc::clone(&log));
+        let spawned = std::thread::Builder::new().name(format!("{name} stdout")).spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                log_to(&slot, &name, '<', &line);
+                if tx.send(Event::Line(line, Instant::now())).is_err() {
+                    return;
+                }
+            }
+            log_to(&slot, &name, '#', "stdout closed");
+            let _ = tx.send(Event::Closed);
+        });
+        let (name, slot) = (spec.name.clone(), Arc::clone(&log));
+        let spawned_err = std::thread::Builder::new().name(format!("{name} stderr")).spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                log_to(&slot, &name, '!', &line);
+            }
+        });
+        if let Err(e) = spawned.and(spawned_err) {
+            let _ = child.kill();
+            return Err(EngineError::Spawn(format!("cannot start a reader thread: {e}")));
+        }
+        let mut engine = Engine {
+            spec: spec.clone(),
+            child,
+            stdin: BufWriter::new(stdin),
+            events,
+            log,
+            closed: false,
+            announced: Vec::new(),
+            id_name: None,
+        };
+        engine.handshake(timeout)?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send(&Command::Uli)?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let (line, _) = self.recv(deadline).map_err(|e| e.during("uli"))?;
+            match parse_response(&line) {
+                Ok(Response::UliOk) => return Ok(()),
+                Ok(Response::Option(spec)) => self.announced.push(spec.name),
+                Ok(Response::IdName(n)) => self.id_name = Some(n),
+                _ => {}
+            }
+        }
+    }
+
+    /// The engine's description.
+    pub fn spec(&self) -> &EngineSpec {
+        &self.spec
+    }
+
+    /// The name used in records.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// Whether the engine announced option `name` (without regard to case).
+    pub fn has_option(&self, name: &str) -> bool {
+        self.announced.iter().any(|n| n.eq_ignore_ascii_case(name))
+    }
+
+    /// Sends the log of the current game (or none) to this engine's lines.
+    pub fn set_log(&self, log: Option<GameLog>) {
+        if let Ok(mut slot) = self.log.lock() {
+            *slot = log;
+        }
+    }
+
+    /// Writes a remark into the game log.
+    pub fn remark(&self, text: &str) {
+        log_to(&self.log, &self.spec.name, '#', text);
+    }
+
+    /// Sends one command line.
+    ///
+    /// # Errors
+    /// [`EngineError::Crashed`] when the pipe is closed.
+    pub fn send(&mut self, cmd: &Command) -> Result<(), EngineError> {
+        self.send_line(&cmd.to_string())
+    }
+
+    /// Sends one raw line.
+    ///
+    /// # Errors
+    /// [`EngineError::Crashed`] when the pipe is closed.
+    pub fn send_line(&mut self, line: &str) -> Result<(), EngineError> {
+        log_to(&self.log, &self.spec.name, '>', line);
+        let sent = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        sent.map_err(|e| {
+            self.closed = true;
+            EngineError::Crashed(format!("writing '{line}': {e}"))
+        })
+    }
+
+    /// The next line from the engine and when it arrived, waiting until
+    /// `deadline` at most.
+    ///
+    /// # Errors
+    /// [`EngineError::Stalled`] at the deadline, [`EngineError::Crashed`]
+    /// when the engine's output is closed.
+    pub fn recv(&mut self, deadline: Instant) -> Result<(String, Instant), EngineError> {
+        if self.closed {
+            return Err(EngineError::Crashed("its output is closed".to_owned()));
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.events.recv_timeout(wait) {
+            Ok(Event::Line(line, at)) => Ok((line, at)),
+            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                let status =
+                    self.child.try_wait().ok().flatten().map_or("its output closed".to_owned(), |s| s.to_string());
+                Err(EngineError::Crashed(status))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Stalled("no answer in time".to_owned())),
+        }
+    }
+
+    /// Sends `isready` and waits for `readyok`, dropping every line before
+    /// it (such as the `bestmove` of a search that was stopped).
+    ///
+    /// # Errors
+    /// [`EngineError`] when the engine does not answer within `timeout`.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send(&Command::IsReady)?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let (line, _) = self.recv(deadline).map_err(|e| e.during("isready"))?;
+            if line.trim() == "readyok" {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Sends `setoption name N value V`.
+    ///
+    /// # Errors
+    /// [`EngineError::Crashed`] when the pipe is closed.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        self.send(&Command::SetOption { name: name.to_owned(), value: Some(value.to_owned()) })
+    }
+}
+
+impl EngineError {
+    /// The same error, saying what the arena was waiting for.
+    pub fn during(self, what: &str) -> EngineError {
+        match self {
+            EngineError::Spawn(m) => EngineError::Spawn(m),
+            EngineError::Crashed(m) => EngineError::Crashed(format!("{m} (waiting for the answer to {what})")),
+            EngineError::Stalled(_) => EngineError::Stalled(format!("no answer to {what} in time")),
+        }
+    }
+}
+
+impl Drop for Engine {
+    /// Asks the engine to quit, gives it a moment, then kills it.
+    fn drop(&mut self) {
+        let _ = self.send_line("quit");
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn engine_specs_parse() {
+        let spec =
+            EngineSpec::parse(&words("cmd=target/release/luzhanqi option.Player=greedy nodes=400 arg=-v")).unwrap();
+        assert_eq!(spec.name, "luzhanqi");
+        assert_eq!(spec.options, [("Player".to_owned(), "greedy".to_owned())]);
+        assert_eq!(spec.args, ["-v"]);
+        assert_eq!(spec.limits.unwrap().nodes, Some(400));
+        assert!(spec.sets_option("player"));
+        assert!(EngineSpec::parse(&words("name=x")).is_err(), "cmd is required");
+        assert!(EngineSpec::parse(&words("cmd=x colour=red")).is_err());
+        assert!(EngineSpec::parse(&words("cmd=x nodes")).is_err());
+    }
+
+    #[test]
+    fn a_missing_program_is_a_spawn_error() {
+        let spec = EngineSpec::parse(&words("cmd=/nonexistent/engine")).unwrap();
+        let err = Engine::start(&spec, Duration::from_secs(1)).err().unwrap();
+        assert!(matches!(err, EngineError::Spawn(_)), "{err}");
+    }
+
+    #[test]
+    fn a_program_that_is_no_engine_crashes_or_stalls() {
+        // `true` exits at once: its output closes before `uliok`.
+        let spec = EngineSpec::parse(&words("cmd=true")).unwrap();
+        let err = Engine::start(&spec, Duration::from_secs(5)).err().unwrap();
+        assert!(matches!(err, EngineError::Crashed(_)), "{err}");
+        // `cat` echoes `uli` forever without `uliok`.
+        let spec = EngineSpec::parse(&words("cmd=cat")).unwrap();
+        let err = Engine::start(&spec, Duration::from_millis(200)).err().unwrap();
+        assert!(matches!(err, EngineError::Stalled(_)), "{err}");
+    }
+}

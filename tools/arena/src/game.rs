@@ -1,0 +1,350 @@
+//! One game between two engine processes: deployments (`classic`, `open`,
+//! `ccgc`) or the deal (`flip`), then `position` + `go` to the side to move
+//! until the rules, the maximum length or an adjudication end it.
+//!
+//! Seats are the two engines of the match (seat 0 is the first
+//! `--engine`); colours are what they play in this game. In `flip` the
+//! first player's colour is only known after its first flip; until then
+//! the arena sends its clock as Red's, as engines read it.
+
+use std::time::{Duration, Instant};
+
+use luzhanqi::notation::parse_deployment;
+use luzhanqi::protocol::{Command, Response, parse_response};
+use luzhanqi::{Colour, Deployment, Rules, Variant};
+
+use crate::clock::{Clock, Limits, go_command, time_allowed};
+use crate::engine::{Engine, EngineError, EngineSpec, GameLog};
+use crate::record::{GameRecord, PlyRecord, Termination};
+use crate::referee::{Deal, Referee, RefereeError};
+
+/// Everything about one game but the engines.
+#[derive(Clone, Debug)]
+pub struct GameSpec {
+    /// Game number, from 1.
+    pub game: u64,
+    /// Pair number, from 1.
+    pub pair: u64,
+    /// The preset.
+    pub variant: Variant,
+    /// Rule options over the preset, as sent to the engines.
+    pub toggles: Vec<(String, String)>,
+    /// The rules in force (the preset with the toggles).
+    pub rules: Rules,
+    /// The pair's seed: the deal, and the engines' `Seed` option.
+    pub seed: u64,
+    /// The seat that plays Red (classic, open) or moves first (flip).
+    pub first_seat: usize,
+    /// Limits by seat.
+    pub limits: [Limits; 2],
+    /// Plies after which the game is drawn.
+    pub max_plies: u32,
+    /// Time an engine may overstep its clock or movetime.
+    pub margin: Duration,
+    /// How long to wait for answers that have no time limit.
+    pub stall: Duration,
+}
+
+/// The `Seed` option value for a pair seed (1 ..= 2^32 - 1; 0 would mean
+/// "from the clock").
+pub fn engine_seed(seed: u64) -> u64 {
+    seed % 4_294_967_295 + 1
+}
+
+/// Starts an engine and sets it up for the match: `Variant`, the rule
+/// toggles, then the user's options, then `isready`.
+///
+/// # Errors
+/// [`EngineError`] when it cannot be started or does not answer.
+pub fn launch(
+    spec: &EngineSpec,
+    variant: Variant,
+    toggles: &[(String, String)],
+    stall: Duration,
+) -> Result<Engine, EngineError> {
+    let mut e = Engine::start(spec, stall)?;
+    e.set_option("Variant", variant.name())?;
+    for (name, value) in toggles.iter().chain(&spec.options) {
+        e.set_option(name, value)?;
+    }
+    e.sync(stall)?;
+    Ok(e)
+}
+
+/// How a game ended, before it is written down.
+struct End {
+    winner_seat: Option<usize>,
+    termination: Termination,
+    detail: String,
+    illegal: Option<String>,
+}
+
+impl End {
+    fn loss(seat: usize, termination: Termination, detail: String) -> End {
+        End { winner_seat: Some(1 - seat), termination, detail, illegal: None }
+    }
+
+    fn engine(seat: usize, name: &str, e: &EngineError) -> End {
+        let t = match e {
+            EngineError::Stalled(_) => Termination::Stall,
+            EngineError::Spawn(_) | EngineError::Crashed(_) => Termination::Crash,
+        };
+        End::loss(seat, t, format!("{name} {e}"))
+    }
+
+    fn error(e: &RefereeError) -> End {
+        End { winner_seat: None, termination: Termination::Error, detail: e.to_string(), illegal: None }
+    }
+}
+
+/// A game in progress.
+struct Game<'a> {
+    spec: &'a GameSpec,
+    engines: &'a mut [Option<Engine>; 2],
+    names: [String; 2],
+    /// The seat playing Red; in `flip`, provisional until the first flip.
+    red_seat: usize,
+    clocks: [Option<Clock>; 2],
+    /// Seats whose engine may still be searching (lost on time).
+    busy: [bool; 2],
+    rec: GameRecord,
+}
+
+impl Game<'_> {
+    fn seat_of(&self, c: Colour) -> usize {
+        if c == Colour::Red { self.red_seat } else { 1 - self.red_seat }
+    }
+
+    fn engine(&mut self, seat: usize) -> &mut Engine {
+        self.engines[seat].as_mut().expect("an engine runs in every seat during a game")
+    }
+
+    /// `newgame`, the pair's seed, `isready`.
+    fn prepare(&mut self, seat: usize, log: Option<GameLog>) -> Result<(), End> {
+        let (stall, seed) = (self.spec.stall, engine_seed(self.spec.seed));
+        let name = self.names[seat].clone();
+        let remark = format!("game {} (pair {}), Seed {seed}", self.spec.game, self.spec.pair);
+        let e = self.engine(seat);
+        e.set_log(log);
+        e.remark(&remark);
+        let mut run = || -> Result<(), EngineError> {
+            e.send(&Command::NewGame)?;
+            if e.has_option("Seed") && !e.spec().sets_option("Seed") {
+                e.set_option("Seed", &seed.to_string())?;
+            }
+            e.sync(stall)
+        };
+        run().map_err(|err| End::engine(seat, &name, &err))
+    }
+
+    /// Asks `colour`'s engine for its deployment.
+    fn deployment(&mut self, colour: Colour) -> Result<Result<Deployment, String>, End> {
+        let seat = self.seat_of(colour);
+        let (stall, name) = (self.spec.stall, self.names[seat].clone());
+        let e = self.engine(seat);
+        e.send(&Command::GoSetup(Some(colour))).map_err(|err| End::engine(seat, &name, &err))?;
+        let deadline = Instant::now() + stall;
+        let text = loop {
+            let (line, _) = e.recv(deadline).map_err(|err| End::engine(seat, &name, &err.during("go setup")))?;
+            if let Some(rest) = line.trim().strip_prefix("bestsetup") {
+                break rest.trim().to_owned();
+            }
+        };
+        self.rec.setups[colour.index()] = Some(text.clone());
+        Ok(parse_deployment(&text, colour)
+            .map_err(|err| format!("{name} ({colour}) sent an illegal deployment: {err}")))
+    }
+
+    fn referee(&mut self) -> Result<Referee, End> {
+        let rules = self.spec.rules;
+        if !rules.has_deployment() {
+            let deal = Deal::from_seed(self.spec.seed);
+            self.rec.deal = Some(deal.clone());
+            return Ok(Referee::flip(rules, deal));
+        }
+        let red = self.deployment(Colour::Red)?;
+        let blue = self.deployment(Colour::Blue)?;
+        match (red, blue) {
+            (Ok(r), Ok(b)) => Referee::deployed(rules, &r, &b).map_err(|e| End::error(&e)),
+            (Err(r), Err(b)) => Err(End {
+                winner_seat: None,
+                termination: Termination::BadSetup,
+                detail: format!("{r}; {b}"),
+                illegal: None,
+            }),
+            (Err(r), Ok(_)) => Err(End::loss(self.seat_of(Colour::Red), Termination::BadSetup, r)),
+            (Ok(_), Err(b)) => Err(End::loss(self.seat_of(Colour::Blue), Termination::BadSetup, b)),
+        }
+    }
+
+    /// Starts missing engines, prepares both, deals or asks for the
+    /// deployments, and plays: `Err` when the game ends before play.
+    fn run(&mut self, specs: &[EngineSpec; 2], log: Option<GameLog>) -> Result<End, End> {
+        for (seat, spec) in specs.iter().enumerate() {
+            if self.engines[seat].is_none() {
+                let started = launch(spec, self.spec.variant, &self.spec.toggles, self.spec.stall);
+                self.engines[seat] = Some(started.map_err(|e| End::engine(seat, &spec.name, &e))?);
+            }
+        }
+        for seat in 0..2 {
+            self.prepare(seat, log.clone())?;
+        }
+        let mut referee = self.referee()?;
+        Ok(self.play(&mut referee))
+    }
+
+    /// Plays until the game ends.
+    fn play(&mut self, referee: &mut Referee) -> End {
+        loop {
+            if let Some(r) = referee.outcome() {
+                let detail = r.to_string();
+                let winner_seat = r.winner.map(|c| self.seat_of(c));
+                return End { winner_seat, termination: Termination::from_rules(r.reason), detail, illegal: None };
+            }
+            if referee.truth().ply() >= self.spec.max_plies {
+                let detail = format!("draw after {} plies (the arena's maximum)", self.spec.max_plies);
+                return End { winner_seat: None, termination: Termination::MaxPlies, detail, illegal: None };
+            }
+            if let Err(end) = self.one_ply(referee) {
+                return end;
+            }
+        }
+    }
+
+    fn one_ply(&mut self, referee: &mut Referee) -> Result<(), End> {
+        let side = referee.side_to_move();
+        let seat = side.map_or(self.red_seat, |c| self.seat_of(c));
+        let colour = side.unwrap_or(Colour::Red);
+        let name = self.names[seat].clone();
+        let limits = self.spec.limits[seat];
+        let go = go_command(&limits, &self.clocks, self.red_seat);
+        let allowed = time_allowed(&limits, self.clocks[seat].as_ref(), self.spec.margin);
+        let position = referee.position_command(side);
+        let stall = self.spec.stall;
+        let e = self.engine(seat);
+        let fail = |err: EngineError| End::engine(seat, &name, &err);
+        e.send(&position).map_err(fail)?;
+        e.send(&Command::Go(go)).map_err(fail)?;
+        let sent = Instant::now();
+        let deadline = sent + allowed.unwrap_or(stall);
+        let mut complaint = None;
+        let received = loop {
+            match e.recv(deadline) {
+                Ok((line, at)) if line.starts_with("bestmove") => break Ok((line, at)),
+                Ok((line, _)) => {
+                    if matches!(parse_response(&line), Ok(r) if r.is_error()) {
+                        complaint = Some(line);
+                    }
+                }
+                Err(err) => break Err(err),
+            }
+        };
+        let (line, at) = match received {
+            Ok(got) => got,
+            Err(err) => {
+                self.busy[seat] = true;
+                return Err(match err {
+                    EngineError::Stalled(_) if allowed.is_some() => {
+                        let detail = format!("{name} ({colour}) lost on time: no bestmove within {allowed:?}");
+                        End::loss(seat, Termination::Time, detail)
+                    }
+                    err => fail(err.during("go")),
+                });
+            }
+        };
+        let elapsed = at.saturating_duration_since(sent);
+        if let Some(a) = allowed.filter(|a| elapsed > *a) {
+            let detail =
+                format!("{name} ({colour}) lost on time: {} ms, {} ms allowed", elapsed.as_millis(), a.as_millis());
+            return Err(End::loss(seat, Termination::Time, detail));
+        }
+        if let Some(c) = self.clocks[seat].as_mut() {
+            c.spend(elapsed);
+        }
+        let said = complaint.map(|c| format!(" (it had said: {c})")).unwrap_or_default();
+        let illegal = |why: String| {
+            let sent = line.trim().strip_prefix("bestmove").unwrap_or_default().trim().to_owned();
+            let detail = format!("{name} ({colour}) sent '{}': {why}{said}", line.trim());
+            End { winner_seat: Some(1 - seat), termination: Termination::Illegal, detail, illegal: Some(sent) }
+        };
+        let action = match parse_response(&line) {
+            Ok(Response::BestMove { action: Some(a), .. }) => a,
+            Ok(Response::BestMove { action: None, .. }) => return Err(illegal("it has legal actions".to_owned())),
+            Ok(_) | Err(_) => return Err(illegal("not an action".to_owned())),
+        };
+        let ply = match referee.play(action) {
+            Ok(p) => p,
+            Err(e @ RefereeError::Illegal { .. }) => return Err(illegal(e.to_string())),
+            Err(e) => return Err(End::error(&e)),
+        };
+        if self.rec.plies.is_empty() && referee.rules().mode == luzhanqi::Mode::Flip {
+            // The first flip gives the first player its colour.
+            self.rec.first = ply.mover;
+            if ply.mover == Colour::Blue {
+                self.red_seat = 1 - self.red_seat;
+            }
+        }
+        let ms = elapsed.as_millis() as u64;
+        self.rec.plies.push(PlyRecord { colour: ply.mover, token: ply.token, reveals: ply.reveals, ms });
+        Ok(())
+    }
+
+    /// After the game: stops searches that ran out of time and checks that
+    /// each engine still answers; an engine that does not is dropped
+    /// (killed) and restarted for the next game.
+    fn tidy(&mut self, end: &End) {
+        let stall = self.spec.stall;
+        for seat in 0..2 {
+            let lost_engine =
+                end.winner_seat == Some(1 - seat) && matches!(end.termination, Termination::Crash | Termination::Stall);
+            let keep = match self.engines[seat].as_mut() {
+                Some(e) if !lost_engine => {
+                    let stopped = if self.busy[seat] { e.send(&Command::Stop) } else { Ok(()) };
+                    let ok = stopped.and_then(|()| e.sync(stall)).is_ok();
+                    e.set_log(None);
+                    ok
+                }
+                _ => false,
+            };
+            if !keep && let Some(e) = self.engines[seat].take() {
+                e.remark("restarted for the next game");
+            }
+        }
+    }
+}
+
+/// Plays one game with the engines of both seats (starting any that is not
+/// running) and returns its record and the seat that played Red. Engines
+/// that crashed or stalled are left as `None` to be restarted.
+pub fn play(
+    spec: &GameSpec,
+    specs: &[EngineSpec; 2],
+    engines: &mut [Option<Engine>; 2],
+    log: Option<GameLog>,
+) -> (GameRecord, usize) {
+    let red_seat = spec.first_seat;
+    let name_of = |seat: usize| specs[seat].name.clone();
+    let clocks = [spec.limits[0].tc.map(Clock::new), spec.limits[1].tc.map(Clock::new)];
+    let rec = GameRecord {
+        toggles: spec.toggles.clone(),
+        seed: spec.seed,
+        max_plies: spec.max_plies,
+        ..GameRecord::new(spec.game, spec.pair, spec.variant)
+    };
+    let mut game = Game { spec, engines, names: [name_of(0), name_of(1)], red_seat, clocks, busy: [false; 2], rec };
+    let end = game.run(specs, log.clone()).unwrap_or_else(|end| end);
+    game.tidy(&end);
+    if let Some(l) = &log {
+        l.line("arena", '#', &format!("{} {} {}", game.rec.result_text(), end.termination, end.detail));
+        l.flush();
+    }
+    let red_seat = game.red_seat;
+    let mut rec = game.rec;
+    rec.names = [specs[red_seat].name.clone(), specs[1 - red_seat].name.clone()];
+    rec.limits = [spec.limits[red_seat].to_string(), spec.limits[1 - red_seat].to_string()];
+    rec.winner = end.winner_seat.map(|s| if s == red_seat { Colour::Red } else { Colour::Blue });
+    rec.termination = end.termination;
+    rec.detail = end.detail;
+    rec.illegal = end.illegal;
+    (rec, red_seat)
+}

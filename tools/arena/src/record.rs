@@ -1,0 +1,447 @@
+//! Game records (`.ljr`): a header of PGN-style tag pairs, then one line a
+//! ply. The format is documented in the arena's README; [`GameRecord`]'s
+//! `Display` writes it and [`parse_records`] reads it back.
+//!
+//! ```text
+//! [Game "1"]
+//! [Pair "1"]
+//! [Variant "classic"]
+//! [Seed "8312204815532158163"]
+//! [Red "greedy"]
+//! [Blue "random"]
+//! [RedLimits "tc=2000+50"]
+//! [BlueLimits "tc=2000+50"]
+//! [MaxPlies "1000"]
+//! [RedSetup "r5r3r7r4r6/r51r31r7/r2r21r2r1/r31r41r8/r9r1rMr6r1/rBrFrBrMrM"]
+//! [BlueSetup "..."]
+//! [Result "1-0"]
+//! [Termination "flag"]
+//! [Plies "87"]
+//! 1 r a5-a4 3
+//! 2 b c7xc6+ 2
+//! 3 r a6xa7= 3 b1=rF b12=bF
+//! ```
+
+use std::fmt;
+use std::fmt::Write as _;
+
+use luzhanqi::notation::parse_token;
+use luzhanqi::{Colour, EndReason, Token, Variant};
+
+use crate::referee::Deal;
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Termination {
+    /// A flag was captured (rules).
+    Flag,
+    /// The side to move had no legal action (rules).
+    NoAction,
+    /// The quiet-ply limit (rules).
+    QuietLimit,
+    /// The arena's maximum game length: a draw.
+    MaxPlies,
+    /// An engine sent an illegal or unreadable action.
+    Illegal,
+    /// An engine sent an illegal or unreadable deployment.
+    BadSetup,
+    /// An engine overstepped its time.
+    Time,
+    /// An engine exited or could not be started.
+    Crash,
+    /// An engine did not answer a command it must answer at once, or a
+    /// move without a time limit within the stall timeout.
+    Stall,
+    /// The referee failed (a bug): the game has no result.
+    Error,
+}
+
+impl Termination {
+    /// Every termination, in report order.
+    pub const ALL: [Termination; 10] = [
+        Termination::Flag,
+        Termination::NoAction,
+        Termination::QuietLimit,
+        Termination::MaxPlies,
+        Termination::Illegal,
+        Termination::BadSetup,
+        Termination::Time,
+        Termination::Crash,
+        Termination::Stall,
+        Termination::Error,
+    ];
+
+    /// The name in records.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::Flag => "flag",
+            Termination::NoAction => "noaction",
+            Termination::QuietLimit => "quietlimit",
+            Termination::MaxPlies => "maxplies",
+            Termination::Illegal => "illegal",
+            Termination::BadSetup => "badsetup",
+            Termination::Time => "time",
+            Termination::Crash => "crash",
+            Termination::Stall => "stall",
+            Termination::Error => "error",
+        }
+    }
+
+    /// The termination of a game the rules ended.
+    pub const fn from_rules(reason: EndReason) -> Termination {
+        match reason {
+            EndReason::FlagCaptured => Termination::Flag,
+            EndReason::NoLegalAction => Termination::NoAction,
+            EndReason::QuietLimit => Termination::QuietLimit,
+        }
+    }
+
+    /// Whether the rules core judges it (a replay can check it).
+    pub const fn by_rules(self) -> bool {
+        matches!(self, Termination::Flag | Termination::NoAction | Termination::QuietLimit)
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Termination {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Termination, String> {
+        Termination::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| format!("unknown termination '{s}'"))
+    }
+}
+
+/// One ply of a record.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PlyRecord {
+    /// Who played it.
+    pub colour: Colour,
+    /// The truth: a flip with what it showed, a move, an attack with its outcome.
+    pub token: Token,
+    /// The referee's reveals after it (the flag after a Marshal falls).
+    pub reveals: Vec<Token>,
+    /// Milliseconds from `go` to `bestmove`.
+    pub ms: u64,
+}
+
+/// One game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GameRecord {
+    /// Game number in the match, from 1.
+    pub game: u64,
+    /// Pair number, from 1: the two games of a pair share the deal or seed.
+    pub pair: u64,
+    /// The rule preset.
+    pub variant: Variant,
+    /// Rule options applied over the preset (`WinnerLearnsLoser=true`).
+    pub toggles: Vec<(String, String)>,
+    /// The pair's seed: the deal of a `flip` game, the engines' `Seed`.
+    pub seed: u64,
+    /// Engine names by colour (Red, Blue).
+    pub names: [String; 2],
+    /// Limits by colour, as text.
+    pub limits: [String; 2],
+    /// The colour of the first player (`flip`; Red otherwise).
+    pub first: Colour,
+    /// The maximum game length.
+    pub max_plies: u32,
+    /// The deal (`flip`).
+    pub deal: Option<Deal>,
+    /// The deployments as the engines sent them, by colour (`classic`, `open`).
+    pub setups: [Option<String>; 2],
+    /// The plies.
+    pub plies: Vec<PlyRecord>,
+    /// The winner; `None` for a draw or a game without result.
+    pub winner: Option<Colour>,
+    /// Why it ended.
+    pub termination: Termination,
+    /// What happened, in words (for adjudications).
+    pub detail: String,
+    /// The action text an engine sent that was illegal.
+    pub illegal: Option<String>,
+}
+
+impl GameRecord {
+    /// A record with no players, no plies and no result yet.
+    pub fn new(game: u64, pair: u64, variant: Variant) -> GameRecord {
+        GameRecord {
+            game,
+            pair,
+            variant,
+            toggles: Vec::new(),
+            seed: 0,
+            names: [String::new(), String::new()],
+            limits: [String::new(), String::new()],
+            first: Colour::Red,
+            max_plies: 0,
+            deal: None,
+            setups: [None, None],
+            plies: Vec::new(),
+            winner: None,
+            termination: Termination::Error,
+            detail: String::new(),
+            illegal: None,
+        }
+    }
+
+    /// `1-0` (Red won), `0-1`, `1/2-1/2`, or `*` (no result).
+    pub fn result_text(&self) -> &'static str {
+        match (self.winner, self.termination) {
+            (_, Termination::Error) => "*",
+            (Some(Colour::Red), _) => "1-0",
+            (Some(Colour::Blue), _) => "0-1",
+            (None, _) => "1/2-1/2",
+        }
+    }
+
+    /// The engine name of `colour`.
+    pub fn name(&self, colour: Colour) -> &str {
+        &self.names[colour.index()]
+    }
+}
+
+fn quote(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn tag(out: &mut String, key: &str, value: &str) {
+    let _ = writeln!(out, "[{key} \"{}\"]", quote(value));
+}
+
+impl fmt::Display for GameRecord {
+    /// The record, ending with a newline (records in a file are separated
+    /// by a blank line).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        tag(&mut s, "Game", &self.game.to_string());
+        tag(&mut s, "Pair", &self.pair.to_string());
+        tag(&mut s, "Variant", self.variant.name());
+        if !self.toggles.is_empty() {
+            let t: Vec<String> = self.toggles.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            tag(&mut s, "Toggles", &t.join(" "));
+        }
+        tag(&mut s, "Seed", &self.seed.to_string());
+        tag(&mut s, "Red", &self.names[0]);
+        tag(&mut s, "Blue", &self.names[1]);
+        if self.deal.is_some() {
+            tag(&mut s, "First", &self.first.to_string());
+        }
+        tag(&mut s, "RedLimits", &self.limits[0]);
+        tag(&mut s, "BlueLimits", &self.limits[1]);
+        tag(&mut s, "MaxPlies", &self.max_plies.to_string());
+        if let Some(d) = &self.deal {
+            tag(&mut s, "Deal", &d.to_string());
+        }
+        for (key, setup) in ["RedSetup", "BlueSetup"].into_iter().zip(&self.setups) {
+            if let Some(text) = setup {
+                tag(&mut s, key, text);
+            }
+        }
+        tag(&mut s, "Result", self.result_text());
+        tag(&mut s, "Termination", self.termination.name());
+        if !self.detail.is_empty() {
+            tag(&mut s, "Detail", &self.detail);
+        }
+        if let Some(a) = &self.illegal {
+            tag(&mut s, "Illegal", a);
+        }
+        tag(&mut s, "Plies", &self.plies.len().to_string());
+        for (i, p) in self.plies.iter().enumerate() {
+            let _ = write!(s, "{} {} {} {}", i + 1, p.colour.to_char(), p.token, p.ms);
+            for r in &p.reveals {
+                let _ = write!(s, " {r}");
+            }
+            s.push('\n');
+        }
+        f.write_str(&s)
+    }
+}
+
+/// Reads a tag line `[Key "value"]`.
+fn parse_tag(line: &str) -> Result<(String, String), String> {
+    let inner = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or("tag without brackets")?;
+    let (key, rest) = inner.split_once(' ').ok_or("tag without value")?;
+    let body = rest.trim().strip_prefix('"').and_then(|r| r.strip_suffix('"')).ok_or("tag value without quotes")?;
+    let mut value = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        value.push(if c == '\\' { chars.next().ok_or("dangling backslash")? } else { c });
+    }
+    Ok((key.to_owned(), value))
+}
+
+fn parse_ply(line: &str) -> Result<PlyRecord, String> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let [_, colour, token, ms, reveals @ ..] = w.as_slice() else {
+        return Err("a ply line is '<n> <r|b> <token> <ms> [reveals]'".to_owned());
+    };
+    let colour = match *colour {
+        "r" => Colour::Red,
+        "b" => Colour::Blue,
+        c => return Err(format!("bad colour '{c}'")),
+    };
+    let token = parse_token(token).map_err(|e| e.to_string())?;
+    let ms = ms.parse().map_err(|_| format!("bad time '{ms}'"))?;
+    let reveals = reveals.iter().map(|r| parse_token(r).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+    Ok(PlyRecord { colour, token, reveals, ms })
+}
+
+fn colour_named(s: &str) -> Result<Colour, String> {
+    match s {
+        "red" => Ok(Colour::Red),
+        "blue" => Ok(Colour::Blue),
+        _ => Err(format!("bad colour '{s}'")),
+    }
+}
+
+fn parse_one(lines: &[(usize, &str)]) -> Result<GameRecord, String> {
+    let mut rec = GameRecord::new(0, 0, Variant::Flip);
+    let mut seen_result = false;
+    for &(n, line) in lines {
+        let at = |e: String| format!("line {n}: {e}");
+        if !line.starts_with('[') {
+            rec.plies.push(parse_ply(line).map_err(at)?);
+            continue;
+        }
+        let (key, v) = parse_tag(line).map_err(|e| at(e.to_owned()))?;
+        let number = |v: &str| v.parse::<u64>().map_err(|_| at(format!("{key}: bad number '{v}'")));
+        match key.as_str() {
+            "Game" => rec.game = number(&v)?,
+            "Pair" => rec.pair = number(&v)?,
+            "Variant" => rec.variant = v.parse().map_err(|e| at(format!("{e}")))?,
+            "Toggles" => {
+                for t in v.split_whitespace() {
+                    let (k, val) = t.split_once('=').ok_or_else(|| at(format!("bad toggle '{t}'")))?;
+                    rec.toggles.push((k.to_owned(), val.to_owned()));
+                }
+            }
+            "Seed" => rec.seed = number(&v)?,
+            "Red" => rec.names[0] = v,
+            "Blue" => rec.names[1] = v,
+            "First" => rec.first = colour_named(&v).map_err(at)?,
+            "RedLimits" => rec.limits[0] = v,
+            "BlueLimits" => rec.limits[1] = v,
+            "MaxPlies" => rec.max_plies = u32::try_from(number(&v)?).map_err(|_| at("MaxPlies too large".into()))?,
+            "Deal" => rec.deal = Some(Deal::parse(&v).map_err(at)?),
+            "RedSetup" => rec.setups[0] = Some(v),
+            "BlueSetup" => rec.setups[1] = Some(v),
+            "Result" => {
+                seen_result = true;
+                rec.winner = match v.as_str() {
+                    "1-0" => Some(Colour::Red),
+                    "0-1" => Some(Colour::Blue),
+                    "1/2-1/2" | "*" => None,
+                    _ => return Err(at(format!("bad result '{v}'"))),
+                }
+            }
+            "Termination" => rec.termination = v.parse().map_err(at)?,
+            "Detail" => rec.detail = v,
+            "Illegal" => rec.illegal = Some(v),
+            _ => {} // Unknown tags are kept for the future: ignored.
+        }
+    }
+    if !seen_result || rec.game == 0 {
+        return Err("a record needs at least the Game and Result tags".to_owned());
+    }
+    Ok(rec)
+}
+
+/// Reads every record of a file: records are separated by blank lines;
+/// lines starting with `#` are comments.
+///
+/// # Errors
+/// A message naming the line of the first malformed record.
+pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
+    let mut records = Vec::new();
+    let mut block: Vec<(usize, &str)> = Vec::new();
+    for (i, raw) in text.lines().enumerate().chain(std::iter::once((usize::MAX, ""))) {
+        let line = raw.trim();
+        if line.starts_with('#') {
+            continue;
+        }
+        if line.is_empty() {
+            if !block.is_empty() {
+                records.push(parse_one(&block)?);
+                block.clear();
+            }
+            continue;
+        }
+        block.push((i + 1, line));
+    }
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> GameRecord {
+        GameRecord {
+            game: 3,
+            pair: 2,
+            variant: Variant::Classic,
+            toggles: vec![("WinnerLearnsLoser".into(), "true".into())],
+            seed: 42,
+            names: ["gr\"eedy".into(), "random".into()],
+            limits: ["tc=2000+50".into(), "nodes=5".into()],
+            first: Colour::Red,
+            max_plies: 1000,
+            deal: None,
+            setups: [
+                Some("r5r3r7r4r6/r51r31r7/r2r21r2r1/r31r41r8/r9r1rMr6r1/rBrFrBrMrM".into()),
+                Some("junk \\".into()),
+            ],
+            plies: vec![
+                PlyRecord {
+                    colour: Colour::Red,
+                    token: parse_token("a6xa7=").unwrap(),
+                    reveals: vec![parse_token("b1=rF").unwrap()],
+                    ms: 12,
+                },
+                PlyRecord { colour: Colour::Blue, token: parse_token("c7-c6").unwrap(), reveals: vec![], ms: 0 },
+            ],
+            winner: Some(Colour::Blue),
+            termination: Termination::Illegal,
+            detail: "red sent \"bestmove a1-a9\"".into(),
+            illegal: Some("a1-a9".into()),
+        }
+    }
+
+    #[test]
+    fn records_round_trip() {
+        let mut flip = sample();
+        flip.variant = Variant::Flip;
+        flip.deal = Some(Deal::from_seed(9));
+        flip.setups = [None, None];
+        flip.first = Colour::Blue;
+        flip.game = 4;
+        flip.winner = None;
+        flip.termination = Termination::MaxPlies;
+        let text = format!("# a comment\n{}\n{}", sample(), flip);
+        let back = parse_records(&text).unwrap();
+        assert_eq!(back, [sample(), flip]);
+        assert!(text.contains("[Result \"0-1\"]") && text.contains("\n1 r a6xa7= 12 b1=rF\n"), "{text}");
+    }
+
+    #[test]
+    fn malformed_records_say_where() {
+        let text = sample().to_string().replace("2 b c7-c6 0", "2 b c7-c6 soon");
+        let err = parse_records(&text).unwrap_err();
+        assert!(err.starts_with("line ") && err.contains("soon"), "{err}");
+        assert!(parse_records("[Game \"1\"]\n").is_err(), "no result");
+        assert!(parse_records("[Game 1]\n[Result \"*\"]\n").is_err(), "no quotes");
+    }
+
+    #[test]
+    fn terminations_by_name() {
+        for t in Termination::ALL {
+            assert_eq!(t.name().parse::<Termination>(), Ok(t));
+        }
+        assert!(Termination::Flag.by_rules() && !Termination::Time.by_rules());
+    }
+}

@@ -1,0 +1,397 @@
+//! A match: game pairs played in parallel, records written as games end,
+//! statistics, a live progress line, an SPRT that may stop the match, and
+//! the summary (text and one JSON line).
+//!
+//! Each worker thread owns one process per engine and plays whole pairs:
+//! the two games of a pair share the pair's seed (the deal in `flip`, the
+//! engines' `Seed` option, hence their deployments, in the other rule
+//! sets), with the seats swapped.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+use luzhanqi::{Colour, Rules, Variant};
+
+use crate::clock::Limits;
+use crate::engine::{Engine, EngineSpec, GameLog};
+use crate::game::{self, GameSpec};
+use crate::record::{GameRecord, Termination};
+use crate::stats::{Sprt, Tally, Verdict};
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines; scores are from the first one's side.
+    pub engines: [EngineSpec; 2],
+    /// The preset.
+    pub variant: Variant,
+    /// Rule options over the preset (sent to the engines too).
+    pub toggles: Vec<(String, String)>,
+    /// The rules in force.
+    pub rules: Rules,
+    /// Games to play (pairs of two; an odd count ends with a single game).
+    pub games: u64,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Limits of engines that have none of their own.
+    pub limits: Limits,
+    /// The match seed, from which every pair's seed is drawn.
+    pub seed: u64,
+    /// Plies after which a game is drawn.
+    pub max_plies: u32,
+    /// How far an engine may overstep its time.
+    pub margin: Duration,
+    /// How long to wait for answers without a time limit.
+    pub stall: Duration,
+    /// Where to write the game records.
+    pub out: Option<PathBuf>,
+    /// Where to write one protocol log per game.
+    pub log_dir: Option<PathBuf>,
+    /// A sequential test that may stop the match.
+    pub sprt: Option<Sprt>,
+    /// No progress line and no text summary (the JSON line only).
+    pub quiet: bool,
+}
+
+/// The seed of pair `pair` (from 0) of a match seeded with `seed`
+/// (SplitMix64 of the pair's position in the match's sequence).
+pub fn pair_seed(seed: u64, pair: u64) -> u64 {
+    let mut z = seed.wrapping_add(pair.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The results of a match.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Engine names.
+    pub names: [String; 2],
+    /// Results from the first engine's side.
+    pub tally: Tally,
+    /// Games by termination: won by the first engine, by the second, drawn.
+    pub terminations: BTreeMap<Termination, [u64; 3]>,
+    /// Games without result (referee errors).
+    pub errors: u64,
+    /// The SPRT's verdict, if it reached one.
+    pub verdict: Option<Verdict>,
+    /// The last LLR, if an SPRT ran.
+    pub llr: Option<f64>,
+    /// Wall time.
+    pub wall: Duration,
+    /// Red's and Blue's wins, and draws (all games with a result).
+    pub by_colour: [u64; 3],
+}
+
+impl Summary {
+    /// Counts one finished game.
+    fn add(&mut self, rec: &GameRecord, red_seat: usize, pairs: &mut HashMap<u64, Vec<u8>>) {
+        if rec.termination == Termination::Error {
+            self.errors += 1;
+            pairs.entry(rec.pair).or_default().push(u8::MAX);
+            return;
+        }
+        let first_is_red = red_seat == 0;
+        let half = match rec.winner {
+            None => 1,
+            Some(c) if (c == Colour::Red) == first_is_red => 2,
+            Some(_) => 0,
+        };
+        self.tally.add_game(half);
+        let column = match half {
+            2 => 0,
+            0 => 1,
+            _ => 2,
+        };
+        self.terminations.entry(rec.termination).or_default()[column] += 1;
+        self.by_colour[rec.winner.map_or(2, Colour::index)] += 1;
+        let pair = pairs.entry(rec.pair).or_default();
+        pair.push(half);
+        if let [a, b] = pair[..]
+            && a != u8::MAX
+            && b != u8::MAX
+        {
+            self.tally.add_pair(a + b);
+        }
+    }
+
+    /// The text summary.
+    pub fn text(&self, cfg: &MatchConfig) -> String {
+        let t = &self.tally;
+        let [a, b] = &self.names;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}",
+            t.wins,
+            t.losses,
+            t.draws,
+            t.score(),
+            t.games()
+        );
+        match t.elo() {
+            Some((e, model)) => {
+                let _ = writeln!(s, "Elo difference: {e} (95%, {model}), LOS: {:.1}%", 100.0 * t.los());
+            }
+            None => s.push_str("Elo difference: no games\n"),
+        }
+        let p = t.penta;
+        let _ = writeln!(
+            s,
+            "Pairs (0, 1/2, 1, 3/2, 2 points): [{}, {}, {}, {}, {}] of {}",
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            t.pairs()
+        );
+        let _ = writeln!(
+            s,
+            "Colours: Red won {}, Blue won {}, drawn {}",
+            self.by_colour[0], self.by_colour[1], self.by_colour[2]
+        );
+        if let (Some(sprt), Some(llr)) = (cfg.sprt, self.llr) {
+            let (lo, hi) = sprt.bounds();
+            let verdict = self.verdict.map_or("no verdict".to_owned(), |v| v.to_string());
+            let _ = writeln!(
+                s,
+                "SPRT: elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}], {verdict}",
+                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            );
+        }
+        let width = a.len().max(b.len()).max(6);
+        let _ = writeln!(s, "{:<12} {a:>width$} {b:>width$} {:>width$}", "Termination", "draw");
+        for (term, [wa, wb, d]) in &self.terminations {
+            let _ = writeln!(s, "{:<12} {wa:>width$} {wb:>width$} {d:>width$}", term.name());
+        }
+        if self.errors > 0 {
+            let _ = writeln!(s, "Games without result (referee errors): {}", self.errors);
+        }
+        let _ = writeln!(s, "Wall time: {:.1} s", self.wall.as_secs_f64());
+        s
+    }
+
+    /// The one-line JSON summary.
+    pub fn json(&self, cfg: &MatchConfig) -> String {
+        let t = &self.tally;
+        let num = |x: f64| if x.is_finite() { format!("{x:.2}") } else { "null".to_owned() };
+        let (elo, lo, hi, model) = match t.elo() {
+            Some((e, m)) => (num(e.elo), num(e.lo), num(e.hi), format!("\"{m}\"")),
+            None => ("null".into(), "null".into(), "null".into(), "null".into()),
+        };
+        let terms: Vec<String> =
+            self.terminations.iter().map(|(k, [a, b, d])| format!("\"{}\":[{a},{b},{d}]", k.name())).collect();
+        let penta: Vec<String> = t.penta.iter().map(u64::to_string).collect();
+        let sprt = match (cfg.sprt, self.llr) {
+            (Some(sp), Some(llr)) => {
+                let (l, h) = sp.bounds();
+                let v = self
+                    .verdict
+                    .map_or("null".to_owned(), |v| format!("\"{}\"", if v == Verdict::H1 { "H1" } else { "H0" }));
+                format!(
+                    "{{\"elo0\":{},\"elo1\":{},\"llr\":{},\"lower\":{},\"upper\":{},\"verdict\":{v}}}",
+                    sp.elo0,
+                    sp.elo1,
+                    num(llr),
+                    num(l),
+                    num(h)
+                )
+            }
+            _ => "null".to_owned(),
+        };
+        format!(
+            "{{\"engines\":[{},{}],\"variant\":\"{}\",\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"elo\":{elo},\"elo_lo\":{lo},\"elo_hi\":{hi},\"elo_model\":{model},\"los\":{},\"penta\":[{}],\"sprt\":{sprt},\"terminations\":{{{}}},\"errors\":{},\"wall_s\":{}}}",
+            json_string(&self.names[0]),
+            json_string(&self.names[1]),
+            cfg.variant.name(),
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            num(t.score()),
+            num(t.los()),
+            penta.join(","),
+            terms.join(","),
+            self.errors,
+            num(self.wall.as_secs_f64()),
+        )
+    }
+
+    fn progress(&self, cfg: &MatchConfig) -> String {
+        let t = &self.tally;
+        let mut s = format!(
+            "Games {}/{}: {} - {} - {} [{:.3}]",
+            t.games() + self.errors,
+            cfg.games,
+            t.wins,
+            t.losses,
+            t.draws,
+            t.score()
+        );
+        if let Some((e, _)) = t.elo() {
+            let _ = write!(s, " Elo {e}");
+        }
+        if let (Some(sprt), Some(llr)) = (cfg.sprt, self.llr) {
+            let (lo, hi) = sprt.bounds();
+            let _ = write!(s, " LLR {llr:.2} [{lo:.2}, {hi:.2}]");
+        }
+        s
+    }
+}
+
+/// A JSON string literal.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Plays the match.
+///
+/// # Errors
+/// A message when the record file or the log folder cannot be written.
+pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
+    let start = Instant::now();
+    let mut out = match &cfg.out {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?))
+        }
+        None => None,
+    };
+    if let Some(dir) = &cfg.log_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let pairs_total = cfg.games.div_ceil(2);
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = channel::<(GameRecord, usize)>();
+    let mut summary =
+        Summary { names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()], ..Summary::default() };
+    let live = !cfg.quiet && std::io::stderr().is_terminal();
+    let every = (cfg.games / 20).max(1);
+    let mut written = Ok(());
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || worker(cfg, next, stop, pairs_total, &tx));
+        }
+        drop(tx);
+        let mut pairs = HashMap::new();
+        for (rec, red_seat) in rx {
+            if let Some(w) = out.as_mut()
+                && written.is_ok()
+            {
+                written = writeln!(w, "{rec}").and_then(|()| w.flush());
+            }
+            summary.add(&rec, red_seat, &mut pairs);
+            if let Some(sprt) = cfg.sprt {
+                summary.llr = Some(sprt.llr(&summary.tally.penta));
+                summary.verdict = sprt.verdict(&summary.tally.penta);
+                if summary.verdict.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            let done = summary.tally.games() + summary.errors;
+            if live {
+                eprint!("\r\x1b[K{}", summary.progress(cfg));
+            } else if !cfg.quiet && (done.is_multiple_of(every) || done == cfg.games) {
+                eprintln!("{}", summary.progress(cfg));
+            }
+            log::info!(
+                "game {} ({} vs {}): {} {} {}",
+                rec.game,
+                rec.names[0],
+                rec.names[1],
+                rec.result_text(),
+                rec.termination,
+                rec.detail
+            );
+        }
+        if live {
+            eprintln!();
+        }
+    });
+    summary.wall = start.elapsed();
+    written.map_err(|e| format!("writing the records: {e}"))?;
+    Ok(summary)
+}
+
+/// One worker: takes pairs until none is left or the match is stopped.
+fn worker(
+    cfg: &MatchConfig,
+    next: &AtomicU64,
+    stop: &AtomicBool,
+    pairs_total: u64,
+    tx: &std::sync::mpsc::Sender<(GameRecord, usize)>,
+) {
+    let mut engines: [Option<Engine>; 2] = [None, None];
+    let limits = [0, 1].map(|i| cfg.engines[i].limits.unwrap_or(cfg.limits));
+    loop {
+        let pair = next.fetch_add(1, Ordering::Relaxed);
+        if pair >= pairs_total || stop.load(Ordering::Relaxed) {
+            return;
+        }
+        for k in 0..2 {
+            let index = 2 * pair + k;
+            if index >= cfg.games {
+                break;
+            }
+            let spec = GameSpec {
+                game: index + 1,
+                pair: pair + 1,
+                variant: cfg.variant,
+                toggles: cfg.toggles.clone(),
+                rules: cfg.rules,
+                seed: pair_seed(cfg.seed, pair),
+                first_seat: k as usize,
+                limits,
+                max_plies: cfg.max_plies,
+                margin: cfg.margin,
+                stall: cfg.stall,
+            };
+            let log = cfg.log_dir.as_ref().and_then(|dir| {
+                let path = dir.join(format!("game-{:05}.log", index + 1));
+                GameLog::create(&path).map_err(|e| log::warn!("cannot create {}: {e}", path.display())).ok()
+            });
+            let played = game::play(&spec, &cfg.engines, &mut engines, log);
+            if tx.send(played).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pair_seeds_differ_and_repeat() {
+        assert_eq!(pair_seed(7, 3), pair_seed(7, 3));
+        assert_ne!(pair_seed(7, 3), pair_seed(7, 4));
+        assert_ne!(pair_seed(7, 3), pair_seed(8, 3));
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+}
