@@ -1,0 +1,178 @@
+//! Builds the engine and plays short matches through the arena: `greedy`
+//! against `random` in every variant (every game must end with a legal
+//! termination and its record must replay cleanly), and engines that
+//! misbehave (illegal actions, bad deployments, crashes, stalls, time
+//! losses) against the real engine.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use arena::clock::{Limits, TimeControl};
+use arena::engine::EngineSpec;
+use arena::record::{GameRecord, Termination, parse_records};
+use arena::replay::{ReplayOptions, replay_game};
+use arena::runner::{MatchConfig, Summary, run};
+use luzhanqi::{Colour, Variant};
+
+/// Builds the engine binary (the test profile, like the rest of the
+/// tests) and returns its path.
+fn engine_path() -> &'static PathBuf {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let out = Command::new(env!("CARGO"))
+            .args(["build", "-p", "luzhanqi", "--bin", "luzhanqi", "--profile", "test", "--message-format=json"])
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .output()
+            .expect("cargo runs");
+        assert!(out.status.success(), "building the engine failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let key = "\"executable\":\"";
+        let line = text.lines().rfind(|l| l.contains("\"name\":\"luzhanqi\"") && l.contains(key));
+        let line = line.expect("cargo reports the engine executable");
+        let start = line.find(key).unwrap() + key.len();
+        let end = start + line[start..].find('"').unwrap();
+        PathBuf::from(&line[start..end])
+    })
+}
+
+fn real(name: &str, player: &str) -> EngineSpec {
+    EngineSpec {
+        name: name.to_owned(),
+        cmd: engine_path().display().to_string(),
+        options: vec![("Player".to_owned(), player.to_owned())],
+        ..EngineSpec::default()
+    }
+}
+
+/// A shell engine that answers the handshake and runs `on_go` for `go`
+/// and `on_setup` for `go setup`.
+fn fake(name: &str, on_go: &str, on_setup: &str) -> EngineSpec {
+    let script = format!(
+        "while read -r line; do case \"$line\" in \
+         uli) echo 'id name {name}'; echo uliok;; \
+         isready) echo readyok;; \
+         'go setup'*) {on_setup};; \
+         go*) {on_go};; \
+         quit) exit 0;; \
+         esac; done"
+    );
+    EngineSpec {
+        name: name.to_owned(),
+        cmd: "sh".to_owned(),
+        args: vec!["-c".to_owned(), script],
+        ..EngineSpec::default()
+    }
+}
+
+fn config(engines: [EngineSpec; 2], variant: Variant, games: u64, out: PathBuf) -> MatchConfig {
+    MatchConfig {
+        engines,
+        variant,
+        toggles: Vec::new(),
+        rules: variant.rules(),
+        games,
+        concurrency: 2,
+        limits: Limits { tc: Some(TimeControl { base: 20_000, inc: 100 }), ..Limits::default() },
+        seed: 11,
+        max_plies: 1000,
+        margin: Duration::from_millis(200),
+        stall: Duration::from_secs(10),
+        out: Some(out),
+        log_dir: None,
+        sprt: None,
+        quiet: true,
+    }
+}
+
+fn out_file(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn play(cfg: &MatchConfig) -> (Summary, Vec<GameRecord>) {
+    let summary = run(cfg).unwrap();
+    let text = std::fs::read_to_string(cfg.out.as_ref().unwrap()).unwrap();
+    let mut records = parse_records(&text).unwrap();
+    records.sort_by_key(|r| r.game);
+    assert_eq!(records.len() as u64, cfg.games);
+    (summary, records)
+}
+
+#[test]
+fn greedy_against_random_in_every_variant() {
+    for variant in Variant::ALL {
+        let engines = [real("greedy", "greedy"), real("random", "random")];
+        let cfg = config(engines, variant, 6, out_file(&format!("{variant}.ljr")));
+        let (summary, records) = play(&cfg);
+        assert_eq!(summary.tally.games(), 6, "{variant}: {}", summary.text(&cfg));
+        assert_eq!(summary.tally.pairs(), 3);
+        for rec in &records {
+            let legal = rec.termination.by_rules() || rec.termination == Termination::MaxPlies;
+            assert!(legal, "{variant} game {}: {} {}", rec.game, rec.termination, rec.detail);
+            for viewer in [None, Some(Colour::Red), Some(Colour::Blue)] {
+                let opts = ReplayOptions { viewer, ..ReplayOptions::default() };
+                replay_game(rec, &opts, &mut String::new()).unwrap_or_else(|e| panic!("{variant} {}: {e}", rec.game));
+            }
+        }
+        // Seats swap within a pair, and both games of a pair share the seed.
+        assert_eq!(records[0].seed, records[1].seed);
+        assert_ne!(records[0].seed, records[2].seed);
+        if variant == Variant::Flip {
+            assert_eq!(records[0].deal, records[1].deal);
+        } else {
+            // The same Seed gives each colour the same deployment in both games.
+            assert_eq!(records[0].setups, records[1].setups, "{variant}");
+            assert_eq!(records[0].name(Colour::Red), records[1].name(Colour::Blue));
+        }
+    }
+}
+
+#[test]
+fn illegal_actions_and_bad_deployments_lose() {
+    let engines = [fake("cheat", "echo 'bestmove a1-a9'", "echo 'bestsetup nonsense'"), real("random", "random")];
+    let cfg = config(engines.clone(), Variant::Flip, 2, out_file("illegal.ljr"));
+    let (summary, records) = play(&cfg);
+    assert_eq!((summary.tally.losses, summary.tally.games()), (2, 2));
+    for rec in &records {
+        assert_eq!(rec.termination, Termination::Illegal, "{}", rec.detail);
+        assert_eq!(rec.illegal.as_deref(), Some("a1-a9"));
+        replay_game(rec, &ReplayOptions::default(), &mut String::new()).unwrap();
+    }
+    let cfg = config(engines, Variant::Classic, 2, out_file("badsetup.ljr"));
+    let (summary, records) = play(&cfg);
+    assert_eq!(summary.tally.losses, 2);
+    for rec in &records {
+        assert_eq!(rec.termination, Termination::BadSetup, "{}", rec.detail);
+        assert!(rec.detail.contains("cheat"), "{}", rec.detail);
+        replay_game(rec, &ReplayOptions::default(), &mut String::new()).unwrap();
+    }
+}
+
+#[test]
+fn crashes_stalls_and_time_losses_lose_and_the_engine_restarts() {
+    let crash = fake("crash", "exit 3", "exit 3");
+    let cfg = config([crash, real("random", "random")], Variant::Classic, 2, out_file("crash.ljr"));
+    let (summary, records) = play(&cfg);
+    assert_eq!(summary.tally.losses, 2);
+    // The second game ran with a restarted engine: it crashed at setup again.
+    assert!(records.iter().all(|r| r.termination == Termination::Crash), "{records:?}");
+
+    let slow = fake("slow", "sleep 1; echo 'bestmove a6'", "echo 'bestsetup x'");
+    let mut cfg = config([real("random", "random"), slow], Variant::Flip, 2, out_file("time.ljr"));
+    cfg.limits = Limits { tc: Some(TimeControl { base: 300, inc: 0 }), ..Limits::default() };
+    cfg.margin = Duration::from_millis(50);
+    let (summary, records) = play(&cfg);
+    assert_eq!(summary.tally.wins, 2, "{records:?}");
+    assert!(records.iter().all(|r| r.termination == Termination::Time), "{records:?}");
+
+    let mute = fake("mute", "true", "true");
+    let mut cfg = config([mute, real("random", "random")], Variant::Open, 2, out_file("stall.ljr"));
+    cfg.stall = Duration::from_millis(300);
+    cfg.limits = Limits { nodes: Some(1), ..Limits::default() };
+    let (summary, records) = play(&cfg);
+    assert_eq!(summary.tally.losses, 2);
+    assert!(records.iter().all(|r| r.termination == Termination::Stall), "{records:?}");
+}
