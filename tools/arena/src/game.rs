@@ -334,10 +334,6 @@ pub fn play(
     let mut game = Game { spec, engines, names: [name_of(0), name_of(1)], red_seat, clocks, busy: [false; 2], rec };
     let end = game.run(specs, log.clone()).unwrap_or_else(|end| end);
     game.tidy(&end);
-    if let Some(l) = &log {
-        l.line("arena", '#', &format!("{} {} {}", game.rec.result_text(), end.termination, end.detail));
-        l.flush();
-    }
     let red_seat = game.red_seat;
     let mut rec = game.rec;
     rec.names = [specs[red_seat].name.clone(), specs[1 - red_seat].name.clone()];
@@ -346,5 +342,9 @@ pub fn play(
     rec.termination = end.termination;
     rec.detail = end.detail;
     rec.illegal = end.illegal;
+    if let Some(l) = &log {
+        l.line("arena", '#', &format!("{} {}: {}", rec.result_text(), rec.termination, rec.detail));
+        l.flush();
+    }
     (rec, red_seat)
 }

@@ -181,9 +181,9 @@ impl Summary {
     /// The one-line JSON summary.
     pub fn json(&self, cfg: &MatchConfig) -> String {
         let t = &self.tally;
-        let num = |x: f64| if x.is_finite() { format!("{x:.2}") } else { "null".to_owned() };
+        let num = |x: f64, digits: usize| if x.is_finite() { format!("{x:.digits$}") } else { "null".to_owned() };
         let (elo, lo, hi, model) = match t.elo() {
-            Some((e, m)) => (num(e.elo), num(e.lo), num(e.hi), format!("\"{m}\"")),
+            Some((e, m)) => (num(e.elo, 1), num(e.lo, 1), num(e.hi, 1), format!("\"{m}\"")),
             None => ("null".into(), "null".into(), "null".into(), "null".into()),
         };
         let terms: Vec<String> =
@@ -199,9 +199,9 @@ impl Summary {
                     "{{\"elo0\":{},\"elo1\":{},\"llr\":{},\"lower\":{},\"upper\":{},\"verdict\":{v}}}",
                     sp.elo0,
                     sp.elo1,
-                    num(llr),
-                    num(l),
-                    num(h)
+                    num(llr, 3),
+                    num(l, 3),
+                    num(h, 3)
                 )
             }
             _ => "null".to_owned(),
@@ -215,12 +215,12 @@ impl Summary {
             t.wins,
             t.draws,
             t.losses,
-            num(t.score()),
-            num(t.los()),
+            num(t.score(), 4),
+            num(t.los(), 4),
             penta.join(","),
             terms.join(","),
             self.errors,
-            num(self.wall.as_secs_f64()),
+            num(self.wall.as_secs_f64(), 1),
         )
     }
 

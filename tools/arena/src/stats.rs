@@ -91,12 +91,17 @@ impl EloInterval {
 }
 
 impl fmt::Display for EloInterval {
-    /// `+147.2 ± 268.7`, or `+inf` when the score is 0 or 1.
+    /// `+147.2 ± 268.7`; `+919.5 [+767.8, +inf]` when an end of the
+    /// interval is infinite; `+inf` when the score is 1.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.elo.is_infinite() {
             return f.write_str(if self.elo > 0.0 { "+inf" } else { "-inf" });
         }
-        write!(f, "{:+.1} ± {:.1}", self.elo, self.margin())
+        if self.margin().is_finite() {
+            write!(f, "{:+.1} ± {:.1}", self.elo, self.margin())
+        } else {
+            write!(f, "{:+.1} [{:+.1}, {:+.1}]", self.elo, self.lo, self.hi)
+        }
     }
 }
 
@@ -321,6 +326,10 @@ mod tests {
         assert!(close(e.hi, 122.818, 1e-3), "{e:?}");
         assert!(close(e.lo, -122.818, 1e-3), "{e:?}");
         assert_eq!(e.to_string(), "+0.0 ± 122.8");
+        let lopsided = Tally { penta: [0, 0, 2, 0, 198], ..Tally::default() };
+        let e = lopsided.elo_pentanomial().unwrap();
+        assert!(e.hi.is_infinite() && e.lo.is_finite());
+        assert!(e.to_string().ends_with(", +inf]"), "{e}");
     }
 
     #[test]
