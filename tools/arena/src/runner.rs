@@ -137,6 +137,8 @@ impl Summary {
         );
         match t.elo() {
             Some((e, model)) => {
+                let (lo, hi) = (100.0 * e.score_lo, 100.0 * e.score_hi);
+                let _ = writeln!(s, "Score: {:.1}% (95%: {lo:.1}% .. {hi:.1}%, {model})", 100.0 * e.score);
                 let _ = writeln!(s, "Elo difference: {e} (95%, {model}), LOS: {:.1}%", 100.0 * t.los());
             }
             None => s.push_str("Elo difference: no games\n"),
@@ -182,9 +184,11 @@ impl Summary {
     pub fn json(&self, cfg: &MatchConfig) -> String {
         let t = &self.tally;
         let num = |x: f64, digits: usize| if x.is_finite() { format!("{x:.digits$}") } else { "null".to_owned() };
-        let (elo, lo, hi, model) = match t.elo() {
-            Some((e, m)) => (num(e.elo, 1), num(e.lo, 1), num(e.hi, 1), format!("\"{m}\"")),
-            None => ("null".into(), "null".into(), "null".into(), "null".into()),
+        let (elo, lo, hi, model, score_lo, score_hi) = match t.elo() {
+            Some((e, m)) => {
+                (num(e.elo, 1), num(e.lo, 1), num(e.hi, 1), format!("\"{m}\""), num(e.score_lo, 4), num(e.score_hi, 4))
+            }
+            None => ("null".into(), "null".into(), "null".into(), "null".into(), "null".into(), "null".into()),
         };
         let terms: Vec<String> =
             self.terminations.iter().map(|(k, [a, b, d])| format!("\"{}\":[{a},{b},{d}]", k.name())).collect();
@@ -207,7 +211,7 @@ impl Summary {
             _ => "null".to_owned(),
         };
         format!(
-            "{{\"engines\":[{},{}],\"variant\":\"{}\",\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"elo\":{elo},\"elo_lo\":{lo},\"elo_hi\":{hi},\"elo_model\":{model},\"los\":{},\"penta\":[{}],\"sprt\":{sprt},\"terminations\":{{{}}},\"errors\":{},\"wall_s\":{}}}",
+            "{{\"engines\":[{},{}],\"variant\":\"{}\",\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"score_lo\":{score_lo},\"score_hi\":{score_hi},\"elo\":{elo},\"elo_lo\":{lo},\"elo_hi\":{hi},\"elo_model\":{model},\"los\":{},\"penta\":[{}],\"sprt\":{sprt},\"terminations\":{{{}}},\"errors\":{},\"wall_s\":{}}}",
             json_string(&self.names[0]),
             json_string(&self.names[1]),
             cfg.variant.name(),

@@ -69,6 +69,10 @@ fn moments(dist: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
 pub struct EloInterval {
     /// The score the estimate comes from.
     pub score: f64,
+    /// Lower end of the score's interval (at least 0).
+    pub score_lo: f64,
+    /// Upper end of the score's interval (at most 1).
+    pub score_hi: f64,
     /// Elo difference.
     pub elo: f64,
     /// Lower end of the interval.
@@ -81,7 +85,8 @@ impl EloInterval {
     fn from_dist(dist: &[(f64, f64)]) -> Option<EloInterval> {
         let (mean, var, n) = moments(dist)?;
         let half = Z95 * (var / n).sqrt();
-        Some(EloInterval { score: mean, elo: elo(mean), lo: elo(mean - half), hi: elo(mean + half) })
+        let (score_lo, score_hi) = ((mean - half).max(0.0), (mean + half).min(1.0));
+        Some(EloInterval { score: mean, score_lo, score_hi, elo: elo(mean), lo: elo(score_lo), hi: elo(score_hi) })
     }
 
     /// Half the width of the interval, in Elo (infinite when an end is).
@@ -311,6 +316,7 @@ mod tests {
         assert!(close(e.elo, 147.19, 0.01), "{e:?}");
         assert!(close(e.lo, -33.40, 0.01), "{e:?}");
         assert!(close(e.hi, 504.03, 0.05), "{e:?}");
+        assert!(close(e.score_lo, 0.452_082, 1e-6) && close(e.score_hi, 0.947_918, 1e-6), "{e:?}");
         assert_eq!(t.elo().unwrap().1, "trinomial");
     }
 
