@@ -176,3 +176,23 @@ fn crashes_stalls_and_time_losses_lose_and_the_engine_restarts() {
     assert_eq!(summary.tally.losses, 2);
     assert!(records.iter().all(|r| r.termination == Termination::Stall), "{records:?}");
 }
+
+#[test]
+fn the_length_limit_draws_and_the_sprt_stops_a_lopsided_match() {
+    let engines = [real("greedy", "greedy"), real("random", "random")];
+    let mut cfg = config(engines.clone(), Variant::Flip, 2, out_file("maxplies.ljr"));
+    cfg.max_plies = 12;
+    let (summary, records) = play(&cfg);
+    assert_eq!(summary.tally.draws, 2);
+    for rec in &records {
+        assert_eq!((rec.termination, rec.plies.len(), rec.winner), (Termination::MaxPlies, 12, None));
+        replay_game(rec, &ReplayOptions::default(), &mut String::new()).unwrap();
+    }
+
+    let mut cfg = config(engines, Variant::Open, 200, out_file("sprt.ljr"));
+    cfg.sprt = Some("elo0=0 elo1=200".parse().unwrap());
+    let summary = run(&cfg).unwrap();
+    assert_eq!(summary.verdict, Some(arena::stats::Verdict::H1), "{}", summary.text(&cfg));
+    assert!(summary.tally.games() < 60, "stopped after {} games", summary.tally.games());
+    assert!(summary.json(&cfg).contains("\"verdict\":\"H1\""));
+}
