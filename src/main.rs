@@ -39,7 +39,9 @@ enum Command {
     /// Benchmarks: the search (as the protocol's `bench`), move generation
     /// (perft with bulk counting, copy-make) or random playouts.
     Bench {
-        /// What to measure: search, movegen, playout or rules (movegen and playout).
+        /// What to measure: search, speed (iterations per second, 1 and 2
+        /// threads), latency (isready and stop during a search), movegen,
+        /// playout, or rules (movegen and playout).
         #[arg(default_value = "search")]
         what: String,
     },
@@ -72,6 +74,31 @@ fn perft_command(depth: u32, variant: Variant, fen: Option<String>, moves: &[Str
 }
 
 fn bench_command(what: &str) -> Result<(), String> {
+    if what == "speed" {
+        let pos = Position::flip_start(luzhanqi::Rules::FLIP);
+        let one = luzhanqi::search::bench::speed(&pos, 1, 3000);
+        let two = luzhanqi::search::bench::speed(&pos, 2, 3000);
+        println!(
+            "flip opening, 3 s: 1 thread {one} iterations ({} /s), 2 threads {two} ({} /s), ratio {:.2}",
+            one / 3,
+            two / 3,
+            two as f64 / one.max(1) as f64
+        );
+        return Ok(());
+    }
+    if what == "latency" {
+        let (ready, stop) = luzhanqi::engine::latency_bench(50, 200);
+        let ms = |d: &std::time::Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "isready during a search: median {:.3} ms, max {:.3} ms; stop to bestmove: median {:.3} ms, max {:.3} ms ({} rounds)",
+            ms(&ready[ready.len() / 2]),
+            ms(&ready[ready.len() - 1]),
+            ms(&stop[stop.len() / 2]),
+            ms(&stop[stop.len() - 1]),
+            ready.len()
+        );
+        return Ok(());
+    }
     if what == "search" {
         let out = Output::stdout();
         let (nodes, nps) = luzhanqi::search::bench::run(&mut |r| out.send(&r), &luzhanqi::search::Control::default());
@@ -88,7 +115,7 @@ fn bench_command(what: &str) -> Result<(), String> {
         lines.push(bench::playout_bench(luzhanqi::Rules::OPEN, 5_000));
     }
     if lines.is_empty() {
-        return Err(format!("unknown benchmark '{what}' (search, movegen, playout or rules)"));
+        return Err(format!("unknown benchmark '{what}' (search, speed, latency, movegen, playout or rules)"));
     }
     for l in &lines {
         println!("{:<28} {:>14} in {:>8.3} s  {:>12.0} /s", l.name, l.count, l.time.as_secs_f64(), l.rate());

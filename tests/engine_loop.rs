@@ -2,6 +2,8 @@
 //! and `isready` latency during a search, and a robustness run over 100,000
 //! random and mutated lines.
 
+mod common;
+
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
@@ -9,7 +11,6 @@ use luzhanqi::bench::rng;
 use luzhanqi::engine::Engine;
 use luzhanqi::engine::output::Output;
 use luzhanqi::protocol::{ParseError, Response, parse_command, parse_response};
-use rand::RngExt;
 
 struct Harness {
     engine: Engine,
@@ -246,7 +247,7 @@ fn robustness_random_and_mutated_lines() {
     let mut h = Harness::new();
     h.send("setoption name Player value random");
     h.send("setoption name Seed value 3");
-    let seeds = [
+    let seeds: Vec<String> = [
         "uli",
         "isready",
         "setoption name Hash value 32",
@@ -264,25 +265,15 @@ fn robustness_random_and_mutated_lines() {
         "ponderhit",
         "d",
         "perft 1",
-    ];
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
     let alphabet: Vec<char> = "abcdefgr?bBMF0123456789/ -+=xposnmvtiuqle\t\u{e9}\u{4e2d}".chars().collect();
     let mut r = rng(11);
     let mut rejected = 0;
     for i in 0..100_000 {
-        let line: String = if i % 4 == 0 {
-            (0..r.random_range(0..50)).map(|_| alphabet[r.random_range(0..alphabet.len())]).collect()
-        } else {
-            let mut chars: Vec<char> = seeds[r.random_range(0..seeds.len())].chars().collect();
-            for _ in 0..r.random_range(0..4) {
-                let at = r.random_range(0..=chars.len());
-                if r.random_bool(0.5) && at < chars.len() {
-                    chars.remove(at);
-                } else {
-                    chars.insert(at, alphabet[r.random_range(0..alphabet.len())]);
-                }
-            }
-            chars.into_iter().collect()
-        };
+        let line = common::garbage_line(&mut r, i, &seeds, &alphabet);
         if line.split_whitespace().next() == Some("quit") {
             continue;
         }

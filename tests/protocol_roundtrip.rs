@@ -1,6 +1,8 @@
 //! Every command and response prints and parses back to itself; odd white
 //! space is accepted; garbage gives typed errors, never a panic.
 
+mod common;
+
 use luzhanqi::bench::{random_start, random_step, rng};
 use luzhanqi::deployment::Deployment;
 use luzhanqi::engine::options::Options;
@@ -9,7 +11,6 @@ use luzhanqi::protocol::{
     Belief, Command, Go, Info, ParseError, PositionStart, Response, Score, parse_command, parse_response,
 };
 use luzhanqi::{Colour, Kind, Rules, Token};
-use rand::RngExt;
 
 fn commands() -> Vec<Command> {
     let setup = parse_setup("?????/?????/?1?1?/??1??/?1?1?/?????/?????/?1?1?/??1??/?1?1?/?????/????? - 0 0 -").unwrap();
@@ -168,6 +169,9 @@ fn response_errors_are_typed() {
     ] {
         assert!(parse_response(bad).is_err(), "{bad:?}");
     }
+    // The colour of a deployment comes from its first piece, wherever it is.
+    let e = parse_response("bestsetup 1bFbMbMb9/bBb1bMb6bB/b31b41b8/b2b21b2b1/b51b31b7/b9b4b1b3b6").unwrap_err();
+    assert!(e.to_string().contains("a12"), "{e}");
 }
 
 #[test]
@@ -204,20 +208,7 @@ fn garbage_lines_never_panic() {
     let alphabet: Vec<char> = "abcdefgr?bBMF0123456789/ -+=x\tposnmvtiuqle\u{e9}\u{4e2d}\u{0}".chars().collect();
     let mut r = rng(5);
     for i in 0..100_000 {
-        let line: String = if i % 3 == 0 {
-            (0..r.random_range(0..60)).map(|_| alphabet[r.random_range(0..alphabet.len())]).collect()
-        } else {
-            let mut chars: Vec<char> = seeds[r.random_range(0..seeds.len())].chars().collect();
-            for _ in 0..r.random_range(1..5) {
-                let at = r.random_range(0..=chars.len());
-                if r.random_bool(0.5) && at < chars.len() {
-                    chars.remove(at);
-                } else {
-                    chars.insert(at, alphabet[r.random_range(0..alphabet.len())]);
-                }
-            }
-            chars.into_iter().collect()
-        };
+        let line = common::garbage_line(&mut r, i, &seeds, &alphabet);
         let _ = parse_command(&line);
         let _ = parse_response(&line);
     }

@@ -227,9 +227,8 @@ const fn build_adjacency(rail_only: bool) -> [u64; NUM_POINTS] {
     adj
 }
 
-/// Every link of each point (road or railway): the one-step neighbours.
-pub const ADJACENT: [Bitboard; NUM_POINTS] = {
-    let raw = build_adjacency(false);
+const fn adjacency_table(rail_only: bool) -> [Bitboard; NUM_POINTS] {
+    let raw = build_adjacency(rail_only);
     let mut out = [Bitboard::EMPTY; NUM_POINTS];
     let mut i = 0;
     while i < NUM_POINTS {
@@ -237,19 +236,13 @@ pub const ADJACENT: [Bitboard; NUM_POINTS] = {
         i += 1;
     }
     out
-};
+}
+
+/// Every link of each point (road or railway): the one-step neighbours.
+pub const ADJACENT: [Bitboard; NUM_POINTS] = adjacency_table(false);
 
 /// The railway links of each point.
-pub const RAIL_ADJACENT: [Bitboard; NUM_POINTS] = {
-    let raw = build_adjacency(true);
-    let mut out = [Bitboard::EMPTY; NUM_POINTS];
-    let mut i = 0;
-    while i < NUM_POINTS {
-        out[i] = Bitboard(raw[i]);
-        i += 1;
-    }
-    out
-};
+pub const RAIL_ADJACENT: [Bitboard; NUM_POINTS] = adjacency_table(true);
 
 /// Points on the railway: every point with a railway link.
 pub const RAILWAY: Bitboard = {

@@ -252,6 +252,7 @@ impl Engine {
             hash_mb: self.opts.hash_mb,
             seed,
             move_overhead: self.opts.move_overhead,
+            best_visits: None,
         }
     }
 
@@ -417,4 +418,42 @@ pub fn board_text(pos: &Position) -> String {
         s.push_str(&format!("game over: {result}\n"));
     }
     s
+}
+
+/// Latency of `isready` and `stop` while a search runs, measured in
+/// process (no pipes): `rounds` searches of `go infinite` from a `flip`
+/// middle game, each interrupted after `after_ms`. Returns the sorted
+/// latencies of `isready` and of `stop` (until `bestmove`).
+pub fn latency_bench(rounds: usize, after_ms: u64) -> (Vec<std::time::Duration>, Vec<std::time::Duration>) {
+    use std::time::Duration;
+    let (out, rx) = Output::channel();
+    let mut engine = Engine::new(out);
+    let fen = crate::bench::seeded_position(crate::rules::Rules::FLIP, 21, 60).to_string();
+    let (mut ready, mut stop) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        engine.handle_line(&format!("position fen {fen}"));
+        engine.handle_line("go infinite");
+        std::thread::sleep(Duration::from_millis(after_ms));
+        rx.try_iter().for_each(drop);
+        let t = Instant::now();
+        engine.handle_line("isready");
+        while let Ok(l) = rx.recv_timeout(Duration::from_secs(5)) {
+            if l == "readyok" {
+                break;
+            }
+        }
+        ready.push(t.elapsed());
+        let t = Instant::now();
+        engine.handle_line("stop");
+        while let Ok(l) = rx.recv_timeout(Duration::from_secs(5)) {
+            if l.starts_with("bestmove") {
+                break;
+            }
+        }
+        stop.push(t.elapsed());
+    }
+    engine.handle_line("quit");
+    ready.sort();
+    stop.sort();
+    (ready, stop)
 }

@@ -1,5 +1,6 @@
-//! The baseline players behind `go` (`random`, `greedy`): real players in
-//! every rule set, and the yardsticks stronger players are measured against.
+//! The baseline players behind `go` (`random`, `greedy`; `flat` lives with
+//! the search): real players in every rule set, and the yardsticks stronger
+//! players are measured against.
 
 pub mod greedy;
 pub mod random;
@@ -18,11 +19,14 @@ pub enum PlayerKind {
     Greedy,
     /// Uniform over the legal actions.
     Random,
+    /// Flat Monte Carlo: no tree, each root action sampled with the tree
+    /// search's evaluation (a baseline).
+    Flat,
 }
 
 impl PlayerKind {
     /// All players, in option order.
-    pub const ALL: [PlayerKind; 3] = [PlayerKind::Mcts, PlayerKind::Greedy, PlayerKind::Random];
+    pub const ALL: [PlayerKind; 4] = [PlayerKind::Mcts, PlayerKind::Greedy, PlayerKind::Random, PlayerKind::Flat];
 
     /// The option value.
     pub const fn name(self) -> &'static str {
@@ -30,6 +34,7 @@ impl PlayerKind {
             PlayerKind::Mcts => "mcts",
             PlayerKind::Greedy => "greedy",
             PlayerKind::Random => "random",
+            PlayerKind::Flat => "flat",
         }
     }
 }

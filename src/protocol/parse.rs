@@ -262,9 +262,13 @@ pub fn parse_response(line: &str) -> Result<Response, ParseError> {
     }
 }
 
-/// Reads a deployment string of either colour (the piece letters say which).
+/// Reads a deployment string of either colour: the first colour letter
+/// says which (kinds are digits or capitals, so `r`/`b` only start pieces).
 fn parse_setup_string(text: &str) -> Result<Deployment, ParseError> {
-    let colour = if text.starts_with('b') { Colour::Blue } else { Colour::Red };
+    let colour = match text.chars().find(|c| matches!(c, 'r' | 'b')) {
+        Some('b') => Colour::Blue,
+        _ => Colour::Red,
+    };
     parse_deployment(text, colour).map_err(|e| ParseError::Setup(e.to_string()))
 }
 

@@ -1,5 +1,5 @@
-//! `bench`: the search on fixed positions with a fixed seed, node budget
-//! and one thread. The node total is a signature that changes only when
+//! `bench`: the search on fixed positions with a fixed seed, a fixed visit
+//! budget for the best root action, and one thread. The node total is a signature that changes only when
 //! search behaviour changes; the speed is the machine's.
 
 use std::time::Instant;
@@ -11,8 +11,9 @@ use crate::position::Position;
 use crate::protocol::{Go, Response};
 use crate::rules::Rules;
 
-/// Iterations per bench position.
-pub const BENCH_NODES: u64 = 20_000;
+/// Each bench search stops when its most visited root action has this many
+/// visits, so the iterations it takes (the signature) follow search behaviour.
+pub const BENCH_VISITS: u32 = 4_000;
 
 /// The bench positions: openings and middle games of `flip` and `open`.
 pub fn positions() -> Vec<Position> {
@@ -31,8 +32,16 @@ pub fn positions() -> Vec<Position> {
 /// Runs the bench, reporting one info string per position; returns the
 /// total nodes and nodes per second.
 pub fn run(report: &mut dyn FnMut(Response), control: &Control) -> (u64, u64) {
-    let cfg = SearchConfig { player: PlayerKind::Mcts, threads: 1, hash_mb: 64, seed: 1, move_overhead: 0 };
-    let go = Go { nodes: Some(BENCH_NODES), ..Go::default() };
+    let cfg = SearchConfig {
+        player: PlayerKind::Mcts,
+        threads: 1,
+        hash_mb: 64,
+        seed: 1,
+        move_overhead: 0,
+        best_visits: Some(BENCH_VISITS),
+    };
+    // A cap in case a search never concentrates.
+    let go = Go { nodes: Some(200_000), ..Go::default() };
     let mut total = 0u64;
     let start = Instant::now();
     for (i, pos) in positions().iter().enumerate() {
@@ -48,4 +57,15 @@ pub fn run(report: &mut dyn FnMut(Response), control: &Control) -> (u64, u64) {
     }
     let ms = start.elapsed().as_millis() as u64;
     (total, total * 1000 / ms.max(1))
+}
+
+/// Iterations of the tree search from `pos` in `ms` milliseconds with
+/// `threads` threads.
+pub fn speed(pos: &Position, threads: usize, ms: u64) -> u64 {
+    let cfg =
+        SearchConfig { player: PlayerKind::Mcts, threads, hash_mb: 256, seed: 1, move_overhead: 0, best_visits: None };
+    let go = Go { movetime: Some(ms), ..Go::default() };
+    let mut searcher = Searcher::new();
+    let result = searcher.go(pos, &go, &cfg, &Control::default(), &mut |_| {});
+    result.info.nodes.unwrap_or(0)
 }

@@ -9,7 +9,7 @@
 
 use rand::RngExt;
 
-use super::evaluate::evaluate;
+use super::leaf::{LeafEval, for_red};
 use super::priors;
 use super::tree::{Edge, NONE, Proven, Tree, label_action, label_piece, piece_label};
 use crate::action::{Action, ActionKind};
@@ -30,19 +30,14 @@ pub struct Params {
     pub use_priors: bool,
     /// Use the solver.
     pub solver: bool,
+    /// Plies of light playout before the static evaluation at a new leaf.
+    pub playout_plies: u32,
 }
 
 impl Default for Params {
     fn default() -> Params {
-        Params { cpuct: 1.4, fpu_reduction: 0.3, use_priors: true, solver: true }
+        Params { cpuct: 1.4, fpu_reduction: 0.3, use_priors: true, solver: true, playout_plies: 0 }
     }
-}
-
-/// A value for Red, from a value for `mover` (`None`: the root before the
-/// first flip, where it does not matter).
-#[inline]
-fn for_red(v: f32, mover: Option<Colour>) -> f32 {
-    if mover == Some(Colour::Blue) { -v } else { v }
 }
 
 /// One searcher thread's state.
@@ -55,6 +50,7 @@ pub struct Worker {
     pub params: Params,
     /// Deepest ply reached.
     pub seldepth: u32,
+    leaf_eval: LeafEval,
     actions: Vec<Action>,
     scratch: Vec<Action>,
     priors: Vec<f32>,
@@ -69,6 +65,7 @@ impl Worker {
             rng,
             params,
             seldepth: 0,
+            leaf_eval: LeafEval::new(params.playout_plies),
             actions: Vec::with_capacity(256),
             scratch: Vec::with_capacity(256),
             priors: Vec::with_capacity(256),
@@ -77,19 +74,9 @@ impl Worker {
     }
 
     /// The value of a position reached in the tree for the first time, for
-    /// Red, and whether it is a proven result (a finished game).
+    /// Red, and whether it is a finished game (with its winner).
     fn leaf(&mut self, pos: &Position) -> (f32, Option<Option<Colour>>) {
-        if let Some(r) = pos.outcome_without_actions() {
-            return (r.winner.map_or(0.0, |w| for_red(1.0, Some(w))), Some(r.winner));
-        }
-        self.actions.clear();
-        pos.legal_actions(&mut self.actions);
-        let side = pos.side_to_move();
-        if self.actions.is_empty() {
-            let winner = side.map(Colour::opposite);
-            return (winner.map_or(0.0, |w| for_red(1.0, Some(w))), Some(winner));
-        }
-        (for_red(evaluate(pos, &self.actions, &mut self.scratch), side), None)
+        self.leaf_eval.value(pos, &mut self.rng)
     }
 
     fn expand(&mut self, node: u32, pos: &Position) -> bool {

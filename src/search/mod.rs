@@ -5,6 +5,8 @@
 
 pub mod bench;
 pub mod evaluate;
+pub mod flat;
+pub mod leaf;
 pub mod mcts;
 pub mod priors;
 pub mod time;
@@ -19,7 +21,7 @@ use crate::players::{Choice, PlayerKind, greedy, random};
 use crate::position::Position;
 use crate::protocol::{Go, Info, Response, Score};
 use mcts::{Params, Worker};
-use time::Budget;
+use time::Limits;
 use tree::{Proven, Tree};
 
 /// Search settings from the options.
@@ -35,11 +37,21 @@ pub struct SearchConfig {
     pub seed: u64,
     /// Milliseconds kept back from every move for communication.
     pub move_overhead: u64,
+    /// Stop once the most visited root action has this many visits (the
+    /// bench's limit: the iterations it takes depend on search behaviour).
+    pub best_visits: Option<u32>,
 }
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
-        SearchConfig { player: PlayerKind::Mcts, threads: 1, hash_mb: 64, seed: 1, move_overhead: 30 }
+        SearchConfig {
+            player: PlayerKind::Mcts,
+            threads: 1,
+            hash_mb: 64,
+            seed: 1,
+            move_overhead: 30,
+            best_visits: None,
+        }
     }
 }
 
@@ -157,6 +169,16 @@ impl Searcher {
         self.trees.clear();
     }
 
+    /// Memory held by the trees kept from the last search, in bytes.
+    pub fn tree_bytes(&self) -> usize {
+        self.trees.iter().map(Tree::bytes).sum()
+    }
+
+    /// The trees kept from the last search (one per thread).
+    pub fn trees(&self) -> &[Tree] {
+        &self.trees
+    }
+
     /// Searches `pos` under the limits of `go`, reporting info lines through
     /// `report`, and returns the answer. Returns when its limits are reached
     /// or `control.stop` is set; with `infinite` or `ponder` it never
@@ -171,6 +193,7 @@ impl Searcher {
     ) -> SearchResult {
         match cfg.player {
             PlayerKind::Mcts => self.mcts(pos, go, cfg, control, report),
+            PlayerKind::Flat => flat::search(pos, go, cfg, self.params.playout_plies, control, report),
             PlayerKind::Random | PlayerKind::Greedy => {
                 let start = Instant::now();
                 let mut r = rng(cfg.seed);
@@ -244,7 +267,7 @@ impl Searcher {
                 })
                 .collect();
             let mut w = Worker::new(main_tree, rng(cfg.seed), params);
-            let mut limits = Limits::new(go, pos, cfg, start);
+            let mut limits = Limits::new(go, pos.side_to_move(), cfg.move_overhead, start);
             let mut last_report = start;
             let mut reported_depth = 0;
             let mut i = 0u64;
@@ -271,6 +294,11 @@ impl Searcher {
                 if i % 64 != 0 {
                     continue;
                 }
+                if let Some(v) = cfg.best_visits {
+                    if w.root_stats().iter().any(|s| s.1 >= v) {
+                        break;
+                    }
+                }
                 let pv = w.pv(64);
                 if let Some(d) = go.depth {
                     if pv.len() as u32 >= d {
@@ -282,7 +310,7 @@ impl Searcher {
                     report(Response::Info(snapshot(&w, nodes, start, &[])));
                     last_report = Instant::now();
                 }
-                if limits.time_up(&w) {
+                if limits.time_up(&w.root_stats().iter().map(|s| s.1).collect::<Vec<_>>()) {
                     break;
                 }
             }
@@ -342,69 +370,6 @@ fn snapshot(w: &Worker, nodes: u64, start: Instant, merged: &[(Action, u32, f32,
     }
 }
 
-/// The stopping rules of one search.
-struct Limits {
-    nodes: Option<u64>,
-    budget: Budget,
-    start: Instant,
-    unbounded: bool,
-    ponder: bool,
-}
-
-impl Limits {
-    fn new(go: &Go, pos: &Position, cfg: &SearchConfig, start: Instant) -> Limits {
-        Limits {
-            nodes: go.nodes,
-            budget: Budget::from_go(go, pos.side_to_move(), cfg.move_overhead),
-            start,
-            unbounded: go.infinite,
-            ponder: go.ponder,
-        }
-    }
-
-    /// Whether limits apply now (not while searching infinitely or pondering
-    /// before `ponderhit`, whose arrival restarts the clock).
-    fn bounded(&mut self, control: &Control) -> bool {
-        if self.unbounded {
-            return false;
-        }
-        if self.ponder {
-            if !control.ponder_hit() {
-                return false;
-            }
-            self.ponder = false;
-            self.start = Instant::now();
-        }
-        true
-    }
-
-    /// Time management: stop at the hard limit; between the soft and hard
-    /// limits only while the best action is unstable or closely followed;
-    /// before the soft limit when the best action cannot be overtaken.
-    fn time_up(&self, w: &Worker) -> bool {
-        let elapsed = self.start.elapsed();
-        if self.budget.hard.is_some_and(|h| elapsed >= h) {
-            return true;
-        }
-        let Some(soft) = self.budget.soft else {
-            return false;
-        };
-        let mut visits: Vec<u32> = w.root_stats().iter().map(|s| s.1).collect();
-        visits.sort_unstable_by(|a, b| b.cmp(a));
-        let first = f64::from(visits.first().copied().unwrap_or(0));
-        let second = f64::from(visits.get(1).copied().unwrap_or(0));
-        let root = f64::from(w.tree.nodes[0].visits.max(1));
-        let e = elapsed.as_secs_f64();
-        if elapsed >= soft {
-            // Past the soft limit: go on only while the choice is close.
-            return first >= 1.3 * second || elapsed >= soft.mul_f64(2.0);
-        }
-        // Before it: stop when the rest of the budget cannot change the choice.
-        let rate = root / e.max(1e-3);
-        let left = rate * (soft.as_secs_f64() - e);
-        e > 0.05 * soft.as_secs_f64() && first - second > left
-    }
-}
 fn one_shot_info(choice: Option<Choice>, elapsed: Duration) -> Info {
     let nodes = choice.map_or(0, |c| c.nodes);
     let ms = elapsed.as_millis() as u64;
@@ -423,7 +388,7 @@ fn one_shot_info(choice: Option<Choice>, elapsed: Duration) -> Info {
 
 /// Holds the answer of an instant player while `go infinite` or `go ponder`
 /// is in force, repeating the info line every second.
-fn wait_for_release(go: &Go, control: &Control, info: &Info, report: &mut dyn FnMut(Response)) {
+pub(crate) fn wait_for_release(go: &Go, control: &Control, info: &Info, report: &mut dyn FnMut(Response)) {
     let mut last = Instant::now();
     loop {
         let released = control.stopped() || !(go.infinite || go.ponder && !control.ponder_hit());

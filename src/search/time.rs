@@ -1,8 +1,9 @@
 //! Time management: how long a search may run, from `go`'s limits and
 //! clocks and the `MoveOverhead` option.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use super::Control;
 use crate::piece::Colour;
 use crate::protocol::Go;
 
@@ -50,5 +51,77 @@ impl Budget {
         let cap = if moves == 1 { left } else { left / 3 };
         let hard = (soft * 3).min(cap.max(soft)).max(1);
         Budget { soft: Some(Duration::from_millis(soft.max(1))), hard: Some(Duration::from_millis(hard)) }
+    }
+}
+
+/// The stopping rules of one search.
+#[derive(Debug)]
+pub struct Limits {
+    /// Stop after this many iterations.
+    pub nodes: Option<u64>,
+    budget: Budget,
+    start: Instant,
+    unbounded: bool,
+    ponder: bool,
+}
+
+impl Limits {
+    /// The limits of `go` for `mover`, the clock starting at `start`.
+    pub fn new(go: &Go, mover: Option<Colour>, overhead_ms: u64, start: Instant) -> Limits {
+        Limits {
+            nodes: go.nodes,
+            budget: Budget::from_go(go, mover, overhead_ms),
+            start,
+            unbounded: go.infinite,
+            ponder: go.ponder,
+        }
+    }
+
+    /// Whether limits apply now: not while searching infinitely, nor while
+    /// pondering before `ponderhit` (whose arrival restarts the clock).
+    pub fn bounded(&mut self, control: &Control) -> bool {
+        if self.unbounded {
+            return false;
+        }
+        if self.ponder {
+            if !control.ponder_hit() {
+                return false;
+            }
+            self.ponder = false;
+            self.start = Instant::now();
+        }
+        true
+    }
+
+    /// Time management from the visits of the root's actions: stop at the
+    /// hard limit; between the soft and hard limits only while the best
+    /// action is closely followed (an unstable choice), up to twice the soft
+    /// limit; before the soft limit as soon as the rest of it could not
+    /// change the choice.
+    pub fn time_up(&self, visits: &[u32]) -> bool {
+        let elapsed = self.start.elapsed();
+        if self.budget.hard.is_some_and(|h| elapsed >= h) {
+            return true;
+        }
+        let Some(soft) = self.budget.soft else {
+            return false;
+        };
+        let (mut first, mut second) = (0u32, 0u32);
+        for &v in visits {
+            if v > first {
+                second = first;
+                first = v;
+            } else if v > second {
+                second = v;
+            }
+        }
+        let (first, second) = (f64::from(first), f64::from(second));
+        let total: f64 = visits.iter().map(|&v| f64::from(v)).sum::<f64>().max(1.0);
+        if elapsed >= soft {
+            return first >= 1.3 * second || elapsed >= soft.mul_f64(2.0);
+        }
+        let e = elapsed.as_secs_f64();
+        let left = total / e.max(1e-3) * (soft.as_secs_f64() - e);
+        e > 0.05 * soft.as_secs_f64() && first - second > left
     }
 }

@@ -74,3 +74,23 @@ pub fn legal(pos: &Position) -> Vec<String> {
     s.sort();
     s
 }
+
+/// A line for robustness tests: every fourth one random characters from
+/// `alphabet`, the others one of `seeds` with up to three characters
+/// removed or inserted.
+pub fn garbage_line(r: &mut luzhanqi::bench::Rng, i: usize, seeds: &[String], alphabet: &[char]) -> String {
+    use rand::RngExt;
+    if i % 4 == 0 {
+        return (0..r.random_range(0..50)).map(|_| alphabet[r.random_range(0..alphabet.len())]).collect();
+    }
+    let mut chars: Vec<char> = seeds[r.random_range(0..seeds.len())].chars().collect();
+    for _ in 0..r.random_range(0..4) {
+        let at = r.random_range(0..=chars.len());
+        if r.random_bool(0.5) && at < chars.len() {
+            chars.remove(at);
+        } else {
+            chars.insert(at, alphabet[r.random_range(0..alphabet.len())]);
+        }
+    }
+    chars.into_iter().collect()
+}

@@ -1,0 +1,102 @@
+//! Valuing a leaf: a finished game is exact; otherwise an optional short
+//! playout with a light policy (favourable captures first, else random),
+//! then the static evaluation. Shared by the tree search and the flat
+//! Monte Carlo player, so that both use the same evaluation.
+
+use rand::RngExt;
+
+use super::evaluate::evaluate;
+use crate::action::{Action, ActionKind};
+use crate::bench::Rng;
+use crate::eval::forecast_attack;
+use crate::piece::Colour;
+use crate::position::Position;
+
+/// A value for Red, from a value for `mover` (`None`: the root before the
+/// first flip, where it does not matter).
+#[inline]
+pub fn for_red(v: f32, mover: Option<Colour>) -> f32 {
+    if mover == Some(Colour::Blue) { -v } else { v }
+}
+
+/// The light playout policy: the best favourable capture with this
+/// probability, else a uniformly random action.
+const CAPTURE_FIRST: f32 = 0.75;
+
+/// Leaf evaluation with its scratch buffers.
+#[derive(Debug, Default)]
+pub struct LeafEval {
+    /// Plies of playout before the static evaluation (0: static only).
+    pub playout_plies: u32,
+    actions: Vec<Action>,
+    scratch: Vec<Action>,
+}
+
+fn result_for_red(winner: Option<Colour>) -> f32 {
+    winner.map_or(0.0, |w| for_red(1.0, Some(w)))
+}
+
+impl LeafEval {
+    /// An evaluator with `playout_plies` of playout.
+    pub fn new(playout_plies: u32) -> LeafEval {
+        LeafEval { playout_plies, actions: Vec::with_capacity(256), scratch: Vec::with_capacity(256) }
+    }
+
+    /// The legal actions of the last position evaluated (valid right after
+    /// [`LeafEval::value`] of a position that is not finished, without playout).
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// The value of `pos` for Red, and `Some(winner)` when `pos` itself is a
+    /// finished game.
+    pub fn value(&mut self, pos: &Position, rng: &mut Rng) -> (f32, Option<Option<Colour>>) {
+        if let Some(r) = pos.outcome_without_actions() {
+            return (result_for_red(r.winner), Some(r.winner));
+        }
+        self.actions.clear();
+        pos.legal_actions(&mut self.actions);
+        if self.actions.is_empty() {
+            let winner = pos.side_to_move().map(Colour::opposite);
+            return (result_for_red(winner), Some(winner));
+        }
+        if self.playout_plies == 0 {
+            return (for_red(evaluate(pos, &self.actions, &mut self.scratch), pos.side_to_move()), None);
+        }
+        (self.playout(pos.clone(), rng), None)
+    }
+
+    fn playout(&mut self, mut pos: Position, rng: &mut Rng) -> f32 {
+        for _ in 0..self.playout_plies {
+            let a = self.light_policy(&pos, rng);
+            let shown = if a.kind() == ActionKind::Flip { pos.sample_pool(rng) } else { None };
+            pos.play_known(a, shown);
+            if let Some(r) = pos.outcome_without_actions() {
+                return result_for_red(r.winner);
+            }
+            self.actions.clear();
+            pos.legal_actions(&mut self.actions);
+            if self.actions.is_empty() {
+                return result_for_red(pos.side_to_move().map(Colour::opposite));
+            }
+        }
+        for_red(evaluate(&pos, &self.actions, &mut self.scratch), pos.side_to_move())
+    }
+
+    /// Picks an action among `self.actions` (non-empty) for `pos`.
+    fn light_policy(&self, pos: &Position, rng: &mut Rng) -> Action {
+        if rng.random::<f32>() < CAPTURE_FIRST {
+            let best = self
+                .actions
+                .iter()
+                .filter(|a| a.kind() == ActionKind::Attack)
+                .map(|a| (forecast_attack(pos, a.from(), a.to()).expected_gain(), *a))
+                .filter(|(g, _)| *g > 0.0)
+                .max_by(|x, y| x.0.total_cmp(&y.0));
+            if let Some((_, a)) = best {
+                return a;
+            }
+        }
+        self.actions[rng.random_range(0..self.actions.len())]
+    }
+}

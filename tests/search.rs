@@ -1,0 +1,247 @@
+//! The tree search: chance nodes weighted by the pool, no dependence on
+//! hidden identities, the solver, limits (nodes, time, stop, Hash), threads
+//! and tree reuse.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::sparse;
+use luzhanqi::bench::{rng, seeded_position};
+use luzhanqi::piece::{Colour, Kind, Piece};
+use luzhanqi::players::PlayerKind;
+use luzhanqi::protocol::{Go, Response};
+use luzhanqi::search::mcts::{Params, Worker};
+use luzhanqi::search::tree::{Proven, Tree, label_piece};
+use luzhanqi::search::{Control, SearchConfig, Searcher};
+use luzhanqi::{ActionKind, Position, Rules};
+
+fn cfg(seed: u64) -> SearchConfig {
+    SearchConfig { player: PlayerKind::Mcts, threads: 1, hash_mb: 64, seed, move_overhead: 0, best_visits: None }
+}
+
+fn nodes(n: u64) -> Go {
+    Go { nodes: Some(n), ..Go::default() }
+}
+
+#[test]
+fn chance_nodes_are_weighted_by_pool_counts() {
+    let pos = seeded_position(Rules::FLIP, 5, 10);
+    let mut w = Worker::new(Tree::new(pos.clone(), 64 << 20), rng(1), Params::default());
+    for _ in 0..30_000 {
+        w.iterate();
+    }
+    let total: f32 = pos.pool().iter().flatten().map(|&n| f32::from(n)).sum();
+    let tree = &w.tree;
+    let mut checked = 0;
+    for e in tree.edges_of(0) {
+        let a = luzhanqi::search::tree::label_action(e.label);
+        if a.kind() != ActionKind::Flip || e.child == u32::MAX {
+            continue;
+        }
+        let chance = &tree.nodes[e.child as usize];
+        assert!(chance.chance);
+        let outcomes = tree.edges_of(e.child);
+        assert_eq!(outcomes.len() as u32, pos.pool_distinct());
+        for o in outcomes {
+            let p = label_piece(o.label);
+            let expected = f32::from(pos.pool_count(p.colour, p.kind.expect("known"))) / total;
+            assert!((o.prior - expected).abs() < 1e-6, "{p}: {} vs {expected}", o.prior);
+        }
+        // Sampling follows the weights: visits per identity against the count share.
+        if chance.visits >= 2000 {
+            for o in outcomes.iter().filter(|o| o.child != u32::MAX) {
+                let share = tree.nodes[o.child as usize].visits as f32 / chance.visits as f32;
+                let sd = (o.prior * (1.0 - o.prior) / chance.visits as f32).sqrt();
+                assert!((share - o.prior).abs() < 5.0 * sd + 1e-3, "share {share} prior {}", o.prior);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no heavily visited flip");
+}
+
+/// Two deals that agree on everything already flipped but differ in what is
+/// still face down: the engine sees the same history and answers the same.
+#[test]
+fn search_does_not_depend_on_hidden_identities() {
+    use luzhanqi::engine::Engine;
+    use luzhanqi::engine::output::Output;
+    let run = |deal_seed: u64| {
+        // A referee dealing from `deal_seed`: play 12 plies of random actions,
+        // revealing flips from the deal; the public history is the same for
+        // every deal as long as the flips show the same identities, so draw
+        // the flips from a fixed sequence and the deal only for the rest.
+        let mut pos = Position::flip_start(Rules::FLIP);
+        let shown = ["r9", "b2", "r5", "b7", "rM", "b1"];
+        let points = ["c3", "c7", "a1", "e12", "b2", "d11"];
+        let mut history = Vec::new();
+        for (pt, pc) in points.iter().zip(shown) {
+            history.push(format!("{pt}={pc}"));
+            pos.apply_token(luzhanqi::notation::parse_token(&format!("{pt}={pc}")).unwrap()).unwrap();
+        }
+        // The hidden rest of the deal differs per seed: shuffle the pool over
+        // the face-down points (never shown to the engine).
+        let mut r = rng(deal_seed);
+        let mut truth = Vec::new();
+        let mut p = pos.clone();
+        for at in pos.facedown() {
+            let pc = p.sample_pool(&mut r).unwrap();
+            p.play_flip(at, pc);
+            truth.push(pc);
+        }
+        let (out, rx) = Output::channel();
+        let mut e = Engine::new(out);
+        for line in [
+            "setoption name Seed value 5".to_owned(),
+            format!("position startpos moves {}", history.join(" ")),
+            "go nodes 3000".to_owned(),
+        ] {
+            e.handle_line(&line);
+        }
+        let mut lines = Vec::new();
+        while let Ok(l) = rx.recv_timeout(Duration::from_secs(30)) {
+            let done = l.starts_with("bestmove");
+            // Times differ run to run.
+            let l: Vec<&str> = l.split(' ').collect();
+            let masked: Vec<String> = l
+                .iter()
+                .enumerate()
+                .map(|(i, w)| if i > 0 && matches!(l[i - 1], "time" | "nps") { "*".into() } else { (*w).to_owned() })
+                .collect();
+            lines.push(masked.join(" "));
+            if done {
+                break;
+            }
+        }
+        (lines, truth)
+    };
+    let (a, truth_a) = run(1);
+    let (b, truth_b) = run(2);
+    assert_ne!(truth_a, truth_b, "the hidden truths differ");
+    assert_eq!(a, b);
+    assert!(a.last().is_some_and(|l| l.starts_with("bestmove")));
+}
+
+#[test]
+fn solver_finds_a_forced_flag_capture_in_two() {
+    // Red's Marshal on the camp b10 reaches b11 and then takes the flag on
+    // b12; Blue's only mobile piece, a Colonel on e2, cannot stop it.
+    let pos = sparse(
+        Rules::OPEN,
+        Some(Colour::Red),
+        &[("b10", "r9"), ("d1", "rF"), ("b12", "bF"), ("d11", "bM"), ("e11", "bM"), ("e12", "bM"), ("e2", "b5")],
+        &[],
+        &[],
+    );
+    let mut s = Searcher::new();
+    let mut infos = Vec::new();
+    let r = s.go(&pos, &nodes(200_000), &cfg(3), &Control::default(), &mut |x| infos.push(x));
+    assert_eq!(r.best.map(|a| a.to_string()), Some("b10-b11".to_owned()));
+    assert_eq!(r.info.score.map(|s| s.cp), Some(10_000), "proven win: {:?}", r.info);
+    // The proof ends the search long before the node limit.
+    assert!(r.info.nodes.unwrap_or(u64::MAX) < 200_000);
+    let tree = &s.trees()[0];
+    let best = tree.edges_of(0).iter().find(|e| luzhanqi::search::tree::label_action(e.label).to_string() == "b10-b11");
+    let child = best.map(|e| tree.nodes[e.child as usize].proven);
+    assert_eq!(child, Some(Proven::Win));
+}
+
+#[test]
+fn node_limit_is_exact_and_reproducible_with_one_thread() {
+    let pos = seeded_position(Rules::FLIP, 9, 30);
+    let run = || {
+        let mut s = Searcher::new();
+        s.go(&pos, &nodes(5000), &cfg(42), &Control::default(), &mut |_| {})
+    };
+    let a = run();
+    let b = run();
+    assert_eq!(a.info.nodes, Some(5000));
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.info.pv, b.info.pv);
+    assert_eq!(a.info.score, b.info.score);
+}
+
+#[test]
+fn movetime_and_clocks_are_respected() {
+    let pos = seeded_position(Rules::OPEN, 3, 20);
+    let mut s = Searcher::new();
+    let t = Instant::now();
+    s.go(&pos, &Go { movetime: Some(200), ..Go::default() }, &cfg(1), &Control::default(), &mut |_| {});
+    let used = t.elapsed();
+    assert!(used <= Duration::from_millis(260), "movetime 200 took {used:?}");
+    let mut s = Searcher::new();
+    let t = Instant::now();
+    let go = Go { rtime: Some(3000), btime: Some(3000), ..Go::default() };
+    s.go(&pos, &go, &cfg(1), &Control::default(), &mut |_| {});
+    let used = t.elapsed();
+    assert!(used <= Duration::from_millis(1100), "a 3 s clock: took {used:?}");
+}
+
+#[test]
+fn stop_ends_an_infinite_search_quickly() {
+    let pos = seeded_position(Rules::FLIP, 4, 40);
+    let control = std::sync::Arc::new(Control::default());
+    let c2 = std::sync::Arc::clone(&control);
+    let handle = std::thread::spawn(move || {
+        let mut s = Searcher::new();
+        let go = Go { infinite: true, ..Go::default() };
+        let mut n = 0;
+        let r = s.go(&pos, &go, &cfg(1), &c2, &mut |x| {
+            if matches!(x, Response::Info(_)) {
+                n += 1;
+            }
+        });
+        (r, n)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    control.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (r, infos) = handle.join().unwrap();
+    let latency = t.elapsed();
+    assert!(latency < Duration::from_millis(100), "stop took {latency:?}");
+    assert!(r.best.is_some());
+    assert!(infos >= 1);
+}
+
+#[test]
+fn hash_caps_the_tree() {
+    let pos = seeded_position(Rules::OPEN, 8, 30);
+    let mut s = Searcher::new();
+    let c = SearchConfig { hash_mb: 1, ..cfg(2) };
+    let r = s.go(&pos, &nodes(150_000), &c, &Control::default(), &mut |_| {});
+    assert!(s.tree_bytes() <= 1 << 20, "{} bytes", s.tree_bytes());
+    assert!(r.info.hashfull.is_some_and(|h| h >= 900), "{:?}", r.info.hashfull);
+    assert_eq!(r.info.nodes, Some(150_000), "a full tree keeps searching");
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn two_threads_search_and_agree_on_a_legal_action() {
+    let pos = seeded_position(Rules::FLIP, 6, 50);
+    let mut s = Searcher::new();
+    let c = SearchConfig { threads: 2, ..cfg(7) };
+    let r = s.go(&pos, &nodes(20_000), &c, &Control::default(), &mut |_| {});
+    let best = r.best.expect("an action");
+    assert!(pos.is_legal(best));
+    assert!(r.info.nodes.is_some_and(|n| n >= 20_000));
+    assert_eq!(s.trees().len(), 2);
+}
+
+#[test]
+fn the_tree_is_reused_after_the_expected_reply() {
+    let pos = seeded_position(Rules::OPEN, 12, 10);
+    let mut s = Searcher::new();
+    let r = s.go(&pos, &nodes(20_000), &cfg(1), &Control::default(), &mut |_| {});
+    let best = r.best.unwrap();
+    let reply = r.ponder.expect("a ponder move in open");
+    let mut next = pos.clone();
+    next.play_known(best, None);
+    next.play_known(reply, None);
+    let kept = s.trees()[0].find(&next).map(|n| s.trees()[0].nodes[n as usize].visits).unwrap_or(0);
+    assert!(kept > 100, "the expected position has {kept} visits in the old tree");
+    let r2 = s.go(&next, &nodes(1), &cfg(1), &Control::default(), &mut |_| {});
+    assert!(s.trees()[0].nodes[0].visits >= kept, "reused root keeps its visits");
+    assert!(r2.best.is_some());
+    let _ = Piece::new(Colour::Red, Kind::Flag);
+}
