@@ -17,6 +17,7 @@ use crate::bench::Rng;
 use crate::board::Point;
 use crate::piece::{Colour, Kind};
 use crate::position::Position;
+use crate::rules::Mode;
 
 /// Tunable constants of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,7 +37,20 @@ pub struct Params {
 
 impl Default for Params {
     fn default() -> Params {
-        Params { cpuct: 1.4, fpu_reduction: 0.3, use_priors: true, solver: true, playout_plies: 0 }
+        Params::for_mode(Mode::Open)
+    }
+}
+
+impl Params {
+    /// The constants tuned for a rule set (self-play at 3000 iterations a
+    /// move: in `flip` a lower exploration and no first-play reduction, the
+    /// flips' chance values being noisy; in `open` more exploration).
+    pub fn for_mode(mode: Mode) -> Params {
+        let base = Params { cpuct: 2.5, fpu_reduction: 0.3, use_priors: true, solver: true, playout_plies: 0 };
+        match mode {
+            Mode::Flip => Params { cpuct: 1.4, fpu_reduction: 0.0, ..base },
+            Mode::Classic | Mode::Open => base,
+        }
     }
 }
 

@@ -101,8 +101,8 @@ pub fn wdl_from_cp(cp: f32) -> (u32, u32, u32) {
 #[derive(Debug, Default)]
 pub struct Searcher {
     trees: Vec<Tree>,
-    /// Constants of the tree search.
-    pub params: Params,
+    /// Constants of the tree search; `None`: those tuned for the rule set.
+    pub params: Option<Params>,
 }
 
 const MIB: usize = 1 << 20;
@@ -193,7 +193,10 @@ impl Searcher {
     ) -> SearchResult {
         match cfg.player {
             PlayerKind::Mcts => self.mcts(pos, go, cfg, control, report),
-            PlayerKind::Flat => flat::search(pos, go, cfg, self.params.playout_plies, control, report),
+            PlayerKind::Flat => {
+                let plies = self.params_for(pos).playout_plies;
+                flat::search(pos, go, cfg, plies, control, report)
+            }
             PlayerKind::Random | PlayerKind::Greedy => {
                 let start = Instant::now();
                 let mut r = rng(cfg.seed);
@@ -208,6 +211,10 @@ impl Searcher {
                 SearchResult { best: choice.map(|c| c.action), ponder: None, info }
             }
         }
+    }
+
+    fn params_for(&self, pos: &Position) -> Params {
+        self.params.unwrap_or_else(|| Params::for_mode(pos.rules().mode))
     }
 
     /// Takes the trees kept from the last search, re-rooted at `pos` where
@@ -242,7 +249,7 @@ impl Searcher {
         let mut legal = Vec::new();
         pos.legal_actions(&mut legal);
         let single = legal.len() == 1;
-        let params = self.params;
+        let params = self.params_for(pos);
         let stop_all = AtomicBool::new(false);
         let total = AtomicU64::new(0);
         let mut workers: Vec<Worker> = Vec::with_capacity(threads);

@@ -1,0 +1,23 @@
+#!/usr/bin/env python3
+"""Prints a Markdown table from the arena outputs in a results directory
+(each <line>-<variant>.txt ends with the arena's JSON summary line and has a
+matching .cmd file holding the command that produced it)."""
+import json, pathlib, subprocess, sys
+
+out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "results/search")
+commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+print("| variant | opponent | time control | games | W-D-L | score (95%) | Elo (95%) |")
+print("|---|---|---|---|---|---|---|")
+for txt in sorted(out.glob("*.txt")):
+    lines = [l for l in txt.read_text().splitlines() if l.startswith("{")]
+    if not lines:
+        continue
+    j = json.loads(lines[-1])
+    cmd = (txt.with_suffix(".cmd")).read_text().strip() if txt.with_suffix(".cmd").exists() else ""
+    tc = "400 vs 100 ms/move" if "movetime=400" in cmd else ("200 ms/move" if "--movetime 200" in cmd else "100 ms/move")
+    elo = "inf" if j["elo"] is None else f'{j["elo"]:+.0f}'
+    lo = "-inf" if j["elo_lo"] is None else f'{j["elo_lo"]:+.0f}'
+    hi = "+inf" if j["elo_hi"] is None else f'{j["elo_hi"]:+.0f}'
+    print(f'| {j["variant"]} | {j["engines"][1]} | {tc} | {j["games"]} | {j["wins"]}-{j["draws"]}-{j["losses"]} | '
+          f'{100*j["score"]:.1f}% ({100*j["score_lo"]:.1f}..{100*j["score_hi"]:.1f}) | {elo} [{lo}, {hi}] |')
+print(f"\nCommit {commit}; commands in {out}/*.cmd.")
