@@ -13,8 +13,11 @@ VARIANTS=${VARIANTS:-"flip open"}
 LINES=${LINES:-"random greedy flat self"}
 mkdir -p "$OUT"
 cargo build --release --quiet
-ENGINE=target/release/luzhanqi
-ARENA=target/release/arena
+# Copies, so that rebuilding during the hours this runs changes nothing.
+mkdir -p "$OUT/bin"
+cp target/release/luzhanqi target/release/arena "$OUT/bin/"
+ENGINE=$OUT/bin/luzhanqi
+ARENA=$OUT/bin/arena
 common=(--games "$GAMES" --concurrency 2 --seed 1)
 mcts() { echo "name=$1" "cmd=$ENGINE" option.MoveOverhead=10 "${@:2}"; }
 for v in $VARIANTS; do
