@@ -75,15 +75,20 @@ fn perft_command(depth: u32, variant: Variant, fen: Option<String>, moves: &[Str
 
 fn bench_command(what: &str) -> Result<(), String> {
     if what == "speed" {
-        let pos = Position::flip_start(luzhanqi::Rules::FLIP);
-        let one = luzhanqi::search::bench::speed(&pos, 1, 3000);
-        let two = luzhanqi::search::bench::speed(&pos, 2, 3000);
-        println!(
-            "flip opening, 3 s: 1 thread {one} iterations ({} /s), 2 threads {two} ({} /s), ratio {:.2}",
-            one / 3,
-            two / 3,
-            two as f64 / one.max(1) as f64
-        );
+        let positions = [
+            ("flip opening", Position::flip_start(luzhanqi::Rules::FLIP)),
+            ("flip ply 60", bench::seeded_position(luzhanqi::Rules::FLIP, 7, 60)),
+            ("open ply 40", bench::seeded_position(luzhanqi::Rules::OPEN, 7, 40)),
+        ];
+        for (name, pos) in positions {
+            let one = luzhanqi::search::bench::speed(&pos, 1, 1_000_000);
+            log::info!("{name}: 1 thread {one}/s");
+            let two = luzhanqi::search::bench::speed(&pos, 2, 2_000_000);
+            println!(
+                "{name:<14} 1 thread {one:>8} iterations/s, 2 threads {two:>8} iterations/s, ratio {:.2}",
+                two as f64 / one.max(1) as f64
+            );
+        }
         return Ok(());
     }
     if what == "latency" {

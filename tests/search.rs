@@ -46,14 +46,16 @@ fn chance_nodes_are_weighted_by_pool_counts() {
         for o in outcomes {
             let p = label_piece(o.label);
             let expected = f32::from(pos.pool_count(p.colour, p.kind.expect("known"))) / total;
-            assert!((o.prior - expected).abs() < 1e-6, "{p}: {} vs {expected}", o.prior);
+            // Priors are stored to 1/65535; sampling uses the exact counts.
+            assert!((o.prior() - expected).abs() < 2e-5, "{p}: {} vs {expected}", o.prior());
         }
         // Sampling follows the weights: visits per identity against the count share.
         if chance.visits >= 2000 {
             for o in outcomes.iter().filter(|o| o.child != u32::MAX) {
                 let share = tree.nodes[o.child as usize].visits as f32 / chance.visits as f32;
-                let sd = (o.prior * (1.0 - o.prior) / chance.visits as f32).sqrt();
-                assert!((share - o.prior).abs() < 5.0 * sd + 1e-3, "share {share} prior {}", o.prior);
+                let prior = o.prior();
+                let sd = (prior * (1.0 - prior) / chance.visits as f32).sqrt();
+                assert!((share - prior).abs() < 5.0 * sd + 1e-3, "share {share} prior {prior}");
             }
             checked += 1;
         }

@@ -59,13 +59,16 @@ pub fn run(report: &mut dyn FnMut(Response), control: &Control) -> (u64, u64) {
     (total, total * 1000 / ms.max(1))
 }
 
-/// Iterations of the tree search from `pos` in `ms` milliseconds with
-/// `threads` threads.
-pub fn speed(pos: &Position, threads: usize, ms: u64) -> u64 {
+/// Iterations per second of the tree search from `pos` with `threads`
+/// threads over `nodes` iterations, with a memory cap large enough that the
+/// tree never fills.
+pub fn speed(pos: &Position, threads: usize, nodes: u64) -> u64 {
     let cfg =
-        SearchConfig { player: PlayerKind::Mcts, threads, hash_mb: 256, seed: 1, move_overhead: 0, best_visits: None };
-    let go = Go { movetime: Some(ms), ..Go::default() };
+        SearchConfig { player: PlayerKind::Mcts, threads, hash_mb: 4096, seed: 1, move_overhead: 0, best_visits: None };
+    let go = Go { nodes: Some(nodes), ..Go::default() };
     let mut searcher = Searcher::new();
+    let start = Instant::now();
     let result = searcher.go(pos, &go, &cfg, &Control::default(), &mut |_| {});
-    result.info.nodes.unwrap_or(0)
+    let n = result.info.nodes.unwrap_or(0);
+    (n as f64 / start.elapsed().as_secs_f64()) as u64
 }

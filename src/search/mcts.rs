@@ -15,7 +15,7 @@ use super::tree::{Edge, NONE, Proven, Tree, label_action, label_piece, piece_lab
 use crate::action::{Action, ActionKind};
 use crate::bench::Rng;
 use crate::board::Point;
-use crate::piece::{Colour, Kind};
+use crate::piece::{Colour, Kind, Piece};
 use crate::position::Position;
 use crate::rules::Mode;
 
@@ -54,6 +54,14 @@ impl Params {
     }
 }
 
+/// One step of an iteration's path: the node and the player who moved into
+/// it (`None`: the root before the first flip).
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    node: u32,
+    mover: Option<Colour>,
+}
+
 /// One searcher thread's state.
 pub struct Worker {
     /// Its tree.
@@ -68,7 +76,7 @@ pub struct Worker {
     actions: Vec<Action>,
     scratch: Vec<Action>,
     priors: Vec<f32>,
-    path: Vec<(u32, Option<Colour>)>,
+    path: Vec<Step>,
 }
 
 impl Worker {
@@ -106,14 +114,13 @@ impl Worker {
             self.priors.clear();
             self.priors.resize(self.actions.len(), p);
         }
-        let edges =
-            self.actions.iter().zip(&self.priors).map(|(a, &prior)| Edge { label: a.to_u16(), prior, child: NONE });
+        let edges = self.actions.iter().zip(&self.priors).map(|(a, &prior)| Edge::new(a.to_u16(), prior));
         self.tree.set_edges(node, edges);
         true
     }
 
     fn expand_chance(&mut self, node: u32, pos: &Position) -> bool {
-        if self.tree.would_overflow(0, usize::from(pos.pool_distinct() as u16)) {
+        if self.tree.would_overflow(0, pos.pool_distinct() as usize) {
             return false;
         }
         let total: f32 = pos.pool().iter().flatten().map(|&n| f32::from(n)).sum();
@@ -122,8 +129,7 @@ impl Worker {
             for k in Kind::ALL {
                 let n = pos.pool_count(c, k);
                 if n > 0 {
-                    let p = crate::piece::Piece::new(c, k);
-                    edges.push(Edge { label: piece_label(p), prior: f32::from(n) / total, child: NONE });
+                    edges.push(Edge::new(piece_label(Piece::new(c, k)), f32::from(n) / total));
                 }
             }
         }
@@ -152,7 +158,7 @@ impl Worker {
                     Proven::Unknown => (c.q(), c.visits),
                 }
             };
-            let score = q + self.params.cpuct * e.prior * sqrt_n / (1 + visits) as f32;
+            let score = q + self.params.cpuct * e.prior() * sqrt_n / (1 + visits) as f32;
             if score > best_score {
                 best_score = score;
                 best = i;
@@ -161,17 +167,32 @@ impl Worker {
         best
     }
 
-    /// Draws a chance edge by its prior.
-    fn sample_chance(&mut self, node: u32) -> usize {
+    /// Draws a chance edge with the exact weight of its identity's count in
+    /// the face-down pool of `pos` (the position before the flip).
+    fn sample_chance(&mut self, node: u32, pos: &Position) -> usize {
         let edges = self.tree.edges_of(node);
-        let mut r: f32 = self.rng.random::<f32>();
+        let total: u32 = pos.pool().iter().flatten().map(|&n| u32::from(n)).sum();
+        let mut r = self.rng.random_range(0..total.max(1));
         for (i, e) in edges.iter().enumerate() {
-            if r < e.prior {
+            let p = label_piece(e.label);
+            let n = p.kind.map_or(0, |k| u32::from(pos.pool_count(p.colour, k)));
+            if r < n {
                 return i;
             }
-            r -= e.prior;
+            r -= n;
         }
         edges.len().saturating_sub(1)
+    }
+
+    /// Creates the child of edge `slot` (a global edge index) if the tree
+    /// has room; returns it.
+    fn add_child(&mut self, slot: usize, chance: bool) -> Option<u32> {
+        if self.tree.would_overflow(1, 0) {
+            return None;
+        }
+        let child = self.tree.add_node(chance);
+        self.tree.edges[slot].child = child;
+        Some(child)
     }
 
     /// One iteration from the root.
@@ -179,13 +200,13 @@ impl Worker {
         let mut pos = self.tree.root_pos.clone();
         self.path.clear();
         let root_mover = pos.side_to_move().map(Colour::opposite);
-        self.path.push((0, root_mover));
+        self.path.push(Step { node: 0, mover: root_mover });
         let mut node = 0u32;
         let mut pending: Option<Point> = None;
         let value: f32;
         loop {
             let n = self.tree.nodes[node as usize];
-            let mover = self.path.last().and_then(|p| p.1);
+            let mover = self.path.last().and_then(|p| p.mover);
             if let Some(v) = n.proven.value() {
                 value = for_red(v, mover);
                 break;
@@ -199,29 +220,27 @@ impl Worker {
                     value = self.leaf(&pos).0;
                     break;
                 }
-                let i = self.sample_chance(node);
-                let e = self.tree.edges_of(node)[i];
+                let i = self.sample_chance(node, &pos);
+                let slot = self.tree.nodes[node as usize].first_edge as usize + i;
+                let e = self.tree.edges[slot];
                 let pc = label_piece(e.label);
                 pos.play_flip(at, pc);
                 // Before the first flip the flipper's colour is what it shows.
                 let flipper = mover.or(Some(pc.colour));
                 if let Some(last) = self.path.last_mut() {
-                    last.1 = flipper;
+                    last.mover = flipper;
                 }
                 if e.child == NONE {
-                    if self.tree.would_overflow(1, 0) {
+                    let Some(child) = self.add_child(slot, false) else {
                         value = self.leaf(&pos).0;
                         break;
-                    }
-                    let child = self.tree.add_node(false);
-                    let first = self.tree.nodes[node as usize].first_edge as usize;
-                    self.tree.edges[first + i].child = child;
-                    self.path.push((child, flipper));
+                    };
+                    self.path.push(Step { node: child, mover: flipper });
                     value = self.new_leaf(child, &pos, flipper);
                     break;
                 }
                 node = e.child;
-                self.path.push((node, flipper));
+                self.path.push(Step { node, mover: flipper });
                 continue;
             }
             if !n.expanded && !self.expand(node, &pos) {
@@ -230,7 +249,8 @@ impl Worker {
             }
             let side = pos.side_to_move();
             let i = self.select(node);
-            let e = self.tree.edges_of(node)[i];
+            let slot = self.tree.nodes[node as usize].first_edge as usize + i;
+            let e = self.tree.edges[slot];
             let a = label_action(e.label);
             let is_flip = a.kind() == ActionKind::Flip;
             if is_flip {
@@ -239,7 +259,7 @@ impl Worker {
                 pos.play_known(a, None);
             }
             if e.child == NONE {
-                if self.tree.would_overflow(1, 0) {
+                let Some(child) = self.add_child(slot, is_flip) else {
                     if is_flip {
                         if let Some(pc) = pos.sample_pool(&mut self.rng) {
                             pos.play_flip(a.from(), pc);
@@ -247,11 +267,8 @@ impl Worker {
                     }
                     value = self.leaf(&pos).0;
                     break;
-                }
-                let child = self.tree.add_node(is_flip);
-                let first = self.tree.nodes[node as usize].first_edge as usize;
-                self.tree.edges[first + i].child = child;
-                self.path.push((child, side));
+                };
+                self.path.push(Step { node: child, mover: side });
                 if is_flip {
                     node = child;
                     continue;
@@ -260,13 +277,13 @@ impl Worker {
                 break;
             }
             node = e.child;
-            self.path.push((node, side));
+            self.path.push(Step { node, mover: side });
         }
         self.seldepth = self.seldepth.max(self.path.len() as u32 - 1);
-        for &(idx, mover) in &self.path {
-            let n = &mut self.tree.nodes[idx as usize];
+        for step in &self.path {
+            let n = &mut self.tree.nodes[step.node as usize];
             n.visits += 1;
-            n.value += for_red(value, mover);
+            n.value += for_red(value, step.mover);
         }
         if self.params.solver {
             self.solve_path();
@@ -277,13 +294,14 @@ impl Worker {
     fn new_leaf(&mut self, child: u32, pos: &Position, mover: Option<Colour>) -> f32 {
         let (v, end) = self.leaf(pos);
         if let Some(winner) = end {
-            let n = &mut self.tree.nodes[child as usize];
-            n.terminal = true;
-            n.proven = match (winner, mover) {
+            let proven = match (winner, mover) {
                 (None, _) => Proven::Draw,
                 (Some(w), Some(m)) if w == m => Proven::Win,
                 _ => Proven::Loss,
             };
+            let n = &mut self.tree.nodes[child as usize];
+            n.terminal = true;
+            n.proven = proven;
         }
         v
     }
@@ -291,21 +309,21 @@ impl Worker {
     /// Propagates proven results up the path of the last iteration.
     fn solve_path(&mut self) {
         for k in (0..self.path.len()).rev() {
-            let (idx, mover) = self.path[k];
-            let node = self.tree.nodes[idx as usize];
+            let step = self.path[k];
+            let node = self.tree.nodes[step.node as usize];
             if node.proven != Proven::Unknown {
                 continue;
             }
             // Unexpanded nodes prove nothing; the root before the first flip
             // has no mover to prove anything for.
-            if !node.expanded || mover.is_none() {
+            if !node.expanded || step.mover.is_none() {
                 return;
             }
-            let proven = if node.chance { self.prove_chance(idx) } else { self.prove_decision(idx) };
+            let proven = if node.chance { self.prove_chance(step.node) } else { self.prove_decision(step.node) };
             if proven == Proven::Unknown {
                 return;
             }
-            self.tree.nodes[idx as usize].proven = proven;
+            self.tree.nodes[step.node as usize].proven = proven;
         }
     }
 
@@ -360,11 +378,12 @@ impl Worker {
             .iter()
             .map(|e| {
                 let a = label_action(e.label);
-                if e.child == NONE {
-                    (a, 0, 0.0, Proven::Unknown)
-                } else {
-                    let c = &self.tree.nodes[e.child as usize];
-                    (a, c.visits, c.q(), c.proven)
+                match e.child {
+                    NONE => (a, 0, 0.0, Proven::Unknown),
+                    c => {
+                        let n = &self.tree.nodes[c as usize];
+                        (a, n.visits, n.q(), n.proven)
+                    }
                 }
             })
             .collect()

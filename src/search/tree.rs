@@ -13,6 +13,7 @@ pub const NONE: u32 = u32::MAX;
 /// A game-theoretic value proven by the solver, from the point of view of
 /// the player who moved into the node.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
 pub enum Proven {
     /// Not proven.
     Unknown,
@@ -88,14 +89,29 @@ impl Node {
 }
 
 /// An edge: an action (decision nodes) or a shown identity (chance nodes).
+/// Eight bytes: the statistics live in the child node, created on the
+/// edge's first visit, so that the many edges never visited (flips in the
+/// opening) cost little memory.
 #[derive(Clone, Copy, Debug)]
 pub struct Edge {
     /// `Action::to_u16`, or a piece code for chance edges.
     pub label: u16,
-    /// Prior probability (the identity's share of the pool for chance edges).
-    pub prior: f32,
+    prior: u16,
     /// The child node, or [`NONE`].
     pub child: u32,
+}
+
+impl Edge {
+    /// A fresh edge with prior probability `prior` (stored to 1/65535).
+    pub fn new(label: u16, prior: f32) -> Edge {
+        Edge { label, prior: (prior.clamp(0.0, 1.0) * 65535.0).round() as u16, child: NONE }
+    }
+
+    /// The prior probability.
+    #[inline]
+    pub fn prior(&self) -> f32 {
+        f32::from(self.prior) * (1.0 / 65535.0)
+    }
 }
 
 /// Encodes a piece of known kind as a chance-edge label.
