@@ -5,6 +5,7 @@
 //! the protocol and the engine loop.
 
 pub mod action;
+pub mod belief;
 pub mod bench;
 pub mod board;
 pub mod combat;

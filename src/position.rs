@@ -919,4 +919,16 @@ impl Position {
             self.removed[ci][UNKNOWN_SLOT] += 1;
         }
     }
+
+    /// The inverse of [`Position::forget_removed`]: one removed piece of
+    /// `piece`'s colour and unknown kind is recorded as `piece` (a world
+    /// sampled for a `classic` view names every removed piece).
+    pub fn name_removed(&mut self, piece: Piece) {
+        let ci = piece.colour.index();
+        let s = slot(piece.kind);
+        if s != UNKNOWN_SLOT && self.removed[ci][UNKNOWN_SLOT] > 0 {
+            self.removed[ci][UNKNOWN_SLOT] -= 1;
+            self.removed[ci][s] += 1;
+        }
+    }
 }

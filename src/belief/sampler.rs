@@ -1,0 +1,194 @@
+//! Drawing complete worlds: an assignment of kinds to the enemy's 25
+//! pieces in which every piece gets a kind it can be and every kind is used
+//! exactly as often as the army has it. A first assignment comes from a
+//! bipartite matching in random order (pieces against the 25 "slots" of the
+//! army); after that a Markov chain of swaps between two pieces and
+//! rotations among three, each kept only if every piece can take its new
+//! kind, walks among all consistent assignments (Metropolis acceptance on
+//! the soft-evidence weights, uniform without them).
+
+use rand::RngExt;
+
+use super::{Belief, KindSet, has};
+use crate::bench::Rng;
+use crate::piece::{ARMY, Kind, NUM_KINDS, Piece};
+use crate::position::Position;
+
+/// Chain steps between two worlds handed out.
+pub const STEPS_PER_WORLD: usize = 40;
+
+/// A sampler of worlds for one belief.
+#[derive(Clone, Debug)]
+pub struct WorldSampler {
+    kinds: Vec<KindSet>,
+    weights: Vec<[f32; NUM_KINDS]>,
+    assign: Vec<Kind>,
+    free: Vec<usize>,
+}
+
+/// Slots of the army: each kind as many times as the army has it.
+fn army_slots() -> Vec<Kind> {
+    Kind::ALL.into_iter().flat_map(|k| std::iter::repeat_n(k, usize::from(ARMY[k.index()]))).collect()
+}
+
+/// A perfect matching of pieces to slots respecting `kinds`, pieces and
+/// candidate slots tried in random order (Kuhn's augmenting paths).
+fn random_matching(kinds: &[KindSet], rng: &mut Rng) -> Option<Vec<Kind>> {
+    let slots = army_slots();
+    let n = kinds.len();
+    if n != slots.len() {
+        return None;
+    }
+    let mut slot_of_piece = vec![usize::MAX; n];
+    let mut piece_of_slot = vec![usize::MAX; n];
+    let mut order: Vec<usize> = (0..n).collect();
+    shuffle(&mut order, rng);
+    let mut slot_order: Vec<usize> = (0..n).collect();
+    shuffle(&mut slot_order, rng);
+    fn augment(
+        p: usize,
+        kinds: &[KindSet],
+        slots: &[Kind],
+        slot_order: &[usize],
+        seen: &mut [bool],
+        slot_of_piece: &mut [usize],
+        piece_of_slot: &mut [usize],
+    ) -> bool {
+        for &s in slot_order {
+            if seen[s] || !has(kinds[p], slots[s]) {
+                continue;
+            }
+            seen[s] = true;
+            let q = piece_of_slot[s];
+            if q == usize::MAX || augment(q, kinds, slots, slot_order, seen, slot_of_piece, piece_of_slot) {
+                slot_of_piece[p] = s;
+                piece_of_slot[s] = p;
+                return true;
+            }
+        }
+        false
+    }
+    for &p in &order {
+        let mut seen = vec![false; n];
+        if !augment(p, kinds, &slots, &slot_order, &mut seen, &mut slot_of_piece, &mut piece_of_slot) {
+            return None;
+        }
+    }
+    Some(slot_of_piece.into_iter().map(|s| slots[s]).collect())
+}
+
+fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        let j = rng.random_range(0..=i);
+        v.swap(i, j);
+    }
+}
+
+impl WorldSampler {
+    /// A sampler for `belief`, with soft-evidence `weights` per piece and
+    /// kind (`None`: uniform). `None` if no consistent world exists even
+    /// after setting aside every fact but the counts.
+    pub fn new(belief: &Belief, weights: Option<Vec<[f32; NUM_KINDS]>>, rng: &mut Rng) -> Option<WorldSampler> {
+        let mut kinds: Vec<KindSet> = belief.pieces.iter().map(|e| e.kinds).collect();
+        let assign = match random_matching(&kinds, rng) {
+            Some(a) => a,
+            None => {
+                // Contradictory facts: keep only the singletons (reveals).
+                for k in &mut kinds {
+                    if k.count_ones() > 1 {
+                        *k = super::ALL_KINDS;
+                    }
+                }
+                random_matching(&kinds, rng)?
+            }
+        };
+        let weights = weights.unwrap_or_else(|| vec![[1.0; NUM_KINDS]; kinds.len()]);
+        let free = (0..kinds.len()).filter(|&i| kinds[i].count_ones() > 1).collect();
+        let mut s = WorldSampler { kinds, weights, assign, free };
+        s.walk(STEPS_PER_WORLD * 4, rng);
+        Some(s)
+    }
+
+    /// The current assignment: a kind for each piece of the belief.
+    pub fn assignment(&self) -> &[Kind] {
+        &self.assign
+    }
+
+    fn weight(&self, i: usize, k: Kind) -> f32 {
+        self.weights[i][k.index()]
+    }
+
+    /// Runs `steps` steps of the chain.
+    pub fn walk(&mut self, steps: usize, rng: &mut Rng) {
+        let n = self.free.len();
+        if n < 2 {
+            return;
+        }
+        for _ in 0..steps {
+            let i = self.free[rng.random_range(0..n)];
+            let j = self.free[rng.random_range(0..n)];
+            let (ki, kj) = (self.assign[i], self.assign[j]);
+            if n >= 3 && rng.random_bool(0.25) {
+                // Rotate i -> j -> l -> i.
+                let l = self.free[rng.random_range(0..n)];
+                let kl = self.assign[l];
+                if i == j
+                    || j == l
+                    || i == l
+                    || !has(self.kinds[i], kl)
+                    || !has(self.kinds[j], ki)
+                    || !has(self.kinds[l], kj)
+                {
+                    continue;
+                }
+                let ratio = self.weight(i, kl) * self.weight(j, ki) * self.weight(l, kj)
+                    / (self.weight(i, ki) * self.weight(j, kj) * self.weight(l, kl)).max(f32::MIN_POSITIVE);
+                if ratio >= 1.0 || rng.random::<f32>() < ratio {
+                    self.assign[i] = kl;
+                    self.assign[j] = ki;
+                    self.assign[l] = kj;
+                }
+                continue;
+            }
+            if ki == kj || !has(self.kinds[i], kj) || !has(self.kinds[j], ki) {
+                continue;
+            }
+            let ratio = self.weight(i, kj) * self.weight(j, ki)
+                / (self.weight(i, ki) * self.weight(j, kj)).max(f32::MIN_POSITIVE);
+            if ratio >= 1.0 || rng.random::<f32>() < ratio {
+                self.assign.swap(i, j);
+            }
+        }
+    }
+
+    /// Moves the chain on and returns the next assignment.
+    pub fn next(&mut self, rng: &mut Rng) -> &[Kind] {
+        self.walk(STEPS_PER_WORLD, rng);
+        &self.assign
+    }
+
+    /// The full-knowledge position of the current assignment: `view` with
+    /// every enemy piece of unknown kind named, and the removed enemy pieces
+    /// recorded with their assigned kinds.
+    pub fn world(&self, view: &Position, belief: &Belief) -> Position {
+        let enemy = belief.viewer.opposite();
+        let mut w = view.clone();
+        for k in Kind::ALL {
+            for _ in 0..w.removed_count(enemy, Some(k)) {
+                w.forget_removed(Piece::new(enemy, k));
+            }
+        }
+        for (e, &k) in belief.pieces.iter().zip(&self.assign) {
+            let piece = Piece::new(enemy, k);
+            match e.at {
+                Some(p) => {
+                    if w.kind_at(p).is_none() {
+                        w.reveal(p, piece);
+                    }
+                }
+                None => w.name_removed(piece),
+            }
+        }
+        w
+    }
+}

@@ -1,0 +1,325 @@
+//! The belief about enemy pieces in `classic`: one test per deduction rule,
+//! and a property test: every sampled world, replayed from the start,
+//! produces exactly the observations of the history (legal moves, the same
+//! combat outcomes, the same reveals) and uses the army's exact counts.
+
+mod common;
+
+use common::sparse;
+use luzhanqi::belief::sampler::WorldSampler;
+use luzhanqi::belief::{ALL_KINDS, Belief, IMMOBILE, KindSet, has, only};
+use luzhanqi::bench::{random_start, rng};
+use luzhanqi::notation::{parse_point, parse_token};
+use luzhanqi::piece::ARMY;
+use luzhanqi::{ActionKind, Bitboard, Colour, Kind, Outcome, Piece, Position, Rules, Token};
+use rand::RngExt;
+
+fn pt(s: &str) -> luzhanqi::Point {
+    parse_point(s).unwrap()
+}
+
+fn tokens(s: &str) -> Vec<Token> {
+    s.split_whitespace().map(|t| parse_token(t).unwrap()).collect()
+}
+
+fn set(kinds: &[Kind]) -> KindSet {
+    kinds.iter().fold(0, |s, &k| s | only(k))
+}
+
+/// A classic start as Red sees it (ply 0).
+fn start_view() -> (Position, Position) {
+    let mut r = rng(5);
+    let truth = random_start(Rules::CLASSIC, &mut r);
+    (truth.hide_enemy(Colour::Red, Bitboard::EMPTY), truth)
+}
+
+fn kinds_at(b: &Belief, p: &str) -> KindSet {
+    b.pieces[b.piece_at(pt(p)).expect("an enemy piece there")].kinds
+}
+
+#[test]
+fn deployment_rules_at_the_start() {
+    let (view, _) = start_view();
+    let b = Belief::new(&view, Colour::Red);
+    assert_eq!(b.pieces.len(), 25);
+    // The flag only on Blue's HQs, mines only on its last two ranks, no bomb on its front rank.
+    assert!(has(kinds_at(&b, "b12"), Kind::Flag) && has(kinds_at(&b, "d12"), Kind::Flag));
+    assert!(!has(kinds_at(&b, "a12"), Kind::Flag));
+    assert!(has(kinds_at(&b, "a11"), Kind::Mine) && !has(kinds_at(&b, "a10"), Kind::Mine));
+    assert!(!has(kinds_at(&b, "c7"), Kind::Bomb) && has(kinds_at(&b, "c8"), Kind::Bomb));
+}
+
+#[test]
+fn a_piece_that_moved_is_neither_mine_nor_flag() {
+    let (view, _) = start_view();
+    let (b, _) = Belief::from_history(&view, Colour::Red, &tokens("a6-b5 b11-b10")).unwrap();
+    assert_eq!(kinds_at(&b, "b10") & IMMOBILE, 0);
+    assert_eq!(b.pieces[b.piece_at(pt("b10")).unwrap()].moves, 1);
+}
+
+#[test]
+fn a_piece_that_turned_on_the_railway_is_an_engineer() {
+    // Blue's piece on a11 goes to e11 straight (anything movable), then one
+    // on e8 slides to b6 round the corner e7-e6... only an engineer turns.
+    let pos = sparse(
+        Rules::CLASSIC,
+        Some(Colour::Blue),
+        &[("b1", "rF"), ("a1", "r5"), ("d12", "b?"), ("e8", "b?"), ("a9", "b?")],
+        &[],
+        &[],
+    );
+    let (b, _) = Belief::from_history(&pos, Colour::Red, &tokens("e8-b6 a1-a2 a9-a7")).unwrap();
+    assert_eq!(kinds_at(&b, "b6"), only(Kind::Engineer), "turned at e6");
+    assert!(kinds_at(&b, "a7").count_ones() > 1, "a straight slide proves nothing");
+}
+
+#[test]
+fn combat_outcomes_bound_the_enemy_kind() {
+    use Kind::*;
+    let cases: &[(&str, Outcome, &[Kind])] = &[
+        // Red's Colonel (5) attacks: wins against ranks 1-4 and the flag (not on an HQ here: ranks 1-4).
+        ("c6xc7+", Outcome::AttackerWins, &[Engineer, Lieutenant, Captain, Major]),
+        ("c6xc7-", Outcome::DefenderWins, &[Brigadier, MajorGeneral, General, Marshal]),
+        ("c6xc7=", Outcome::BothRemoved, &[Colonel, Bomb]),
+    ];
+    for (history, _, expected) in cases {
+        let pos = sparse(
+            Rules::CLASSIC,
+            Some(Colour::Red),
+            &[("b1", "rF"), ("c6", "r5"), ("e1", "r1"), ("d12", "b?"), ("c7", "b?"), ("a12", "b?")],
+            &[],
+            &[],
+        );
+        let before = Belief::new(&pos, Colour::Red);
+        let i = before.piece_at(pt("c7")).unwrap();
+        let (b, _) = Belief::from_history(&pos, Colour::Red, &tokens(history)).unwrap();
+        assert_eq!(b.pieces[i].kinds, set(expected), "{history}");
+    }
+    // Blue's piece attacks Red's Colonel.
+    let blue_cases: &[(&str, &[Kind])] = &[
+        ("c7xc6+", &[Brigadier, MajorGeneral, General, Marshal]),
+        ("c7xc6-", &[Engineer, Lieutenant, Captain, Major]),
+        ("c7xc6=", &[Colonel, Bomb]),
+    ];
+    for (history, expected) in blue_cases {
+        let pos = sparse(
+            Rules::CLASSIC,
+            Some(Colour::Blue),
+            &[("b1", "rF"), ("c6", "r5"), ("e1", "r1"), ("d12", "b?"), ("c7", "b?"), ("a12", "b?")],
+            &[],
+            &[],
+        );
+        let i = Belief::new(&pos, Colour::Red).piece_at(pt("c7")).unwrap();
+        let (b, _) = Belief::from_history(&pos, Colour::Red, &tokens(history)).unwrap();
+        assert_eq!(b.pieces[i].kinds, set(expected), "{history}");
+    }
+    // A Marshal that dies attacking a piece on the back ranks found a landmine.
+    let pos = sparse(
+        Rules::CLASSIC,
+        Some(Colour::Red),
+        &[("b1", "rF"), ("a10", "r9"), ("e1", "r1"), ("d12", "b?"), ("a11", "b?"), ("a12", "b?")],
+        &[],
+        &[],
+    );
+    let i = Belief::new(&pos, Colour::Red).piece_at(pt("a11")).unwrap();
+    let (b, _) = Belief::from_history(&pos, Colour::Red, &tokens("a10xa11-")).unwrap();
+    assert_eq!(b.pieces[i].kinds, only(Mine));
+    // An enemy that survives attacking Red's landmine is an engineer.
+    let pos = sparse(
+        Rules::CLASSIC,
+        Some(Colour::Blue),
+        &[("b1", "rF"), ("a2", "rM"), ("e1", "r1"), ("d12", "b?"), ("a3", "b?")],
+        &[],
+        &[],
+    );
+    let (b, _) = Belief::from_history(&pos, Colour::Red, &tokens("a3xa2+")).unwrap();
+    assert_eq!(kinds_at(&b, "a2"), only(Engineer));
+}
+
+#[test]
+fn the_flag_shown_after_a_marshal_falls_names_the_marshal() {
+    let pos = sparse(
+        Rules::CLASSIC,
+        Some(Colour::Red),
+        &[
+            ("b1", "rF"),
+            ("c6", "rB"),
+            ("c5", "r3"),
+            ("e1", "r1"),
+            ("d12", "b?"),
+            ("b12", "b?"),
+            ("c7", "b?"),
+            ("e7", "b?"),
+        ],
+        &[],
+        &[],
+    );
+    let i = Belief::new(&pos, Colour::Red).piece_at(pt("c7")).unwrap();
+    // The bomb takes c7 with it and the referee shows Blue's flag: c7 was the Marshal.
+    let (b, _) = Belief::from_history(&pos, Colour::Red, &tokens("c6xc7= d12=bF")).unwrap();
+    assert_eq!(b.pieces[i].kinds, only(Kind::Marshal));
+    assert_eq!(kinds_at(&b, "d12"), only(Kind::Flag));
+    assert!(b.flag_revealed);
+    // No flag shown: c7 was not the Marshal.
+    let (b, _) = Belief::from_history(&pos, Colour::Red, &tokens("c6xc7=")).unwrap();
+    assert!(!has(b.pieces[i].kinds, Kind::Marshal));
+    assert!(b.pieces[i].kinds.count_ones() > 1);
+}
+
+#[test]
+fn named_losers_are_known() {
+    let rules = Rules { winner_learns_loser: true, ..Rules::CLASSIC };
+    // A start where Red's piece on c6 is an officer above the Engineer.
+    let view = (0..)
+        .map(|seed| {
+            let mut r = rng(seed);
+            let mut truth = random_start(Rules::CLASSIC, &mut r);
+            truth.set_rules(rules);
+            truth.hide_enemy(Colour::Red, Bitboard::EMPTY)
+        })
+        .find(|v| v.kind_at(pt("c6")).and_then(Kind::rank).is_some_and(|r| r >= 2))
+        .unwrap();
+    let i = Belief::new(&view, Colour::Red).piece_at(pt("c7")).unwrap();
+    let (b, after) = Belief::from_history(&view, Colour::Red, &tokens("c6xc7+b1")).unwrap();
+    assert_eq!(b.pieces[i].kinds, only(Kind::Engineer));
+    assert_eq!(after.removed_count(Colour::Blue, Some(Kind::Engineer)), 1);
+}
+
+/// A referee for one side of a random classic game: the truth, and the
+/// tokens the viewer is told.
+fn refereed_game(seed: u64, plies: usize, viewer: Colour) -> (Position, Position, Vec<Token>) {
+    let mut r = rng(seed);
+    let start = random_start(Rules::CLASSIC, &mut r);
+    let mut truth = start.clone();
+    let mut told = Vec::new();
+    let mut buf = Vec::new();
+    for _ in 0..plies {
+        if truth.outcome().is_some() {
+            break;
+        }
+        buf.clear();
+        truth.legal_actions(&mut buf);
+        let a = buf[r.random_range(0..buf.len())];
+        let marshals = |p: &Position| Colour::BOTH.map(|c| p.removed_count(c, Some(Kind::Marshal)));
+        let before = marshals(&truth);
+        if a.kind() == ActionKind::Attack {
+            let o = truth.attack_outcome(a.from(), a.to()).unwrap();
+            truth.play_attack(a.from(), a.to(), o, None);
+            told.push(Token::Attack { from: a.from(), to: a.to(), outcome: o, loser: None });
+        } else {
+            truth.play_known(a, None);
+            told.push(Token::Action(a));
+        }
+        let after = marshals(&truth);
+        for c in Colour::BOTH {
+            if after[c.index()] > before[c.index()] {
+                if let Some(f) = truth.pieces_of(c, Some(Kind::Flag)).first() {
+                    told.push(Token::Show { at: f, piece: Piece::new(c, Kind::Flag) });
+                }
+            }
+        }
+    }
+    (start.hide_enemy(viewer, Bitboard::EMPTY), start, told)
+}
+
+/// Replays `told` in `world_start` (full knowledge): every action must be
+/// legal and every outcome and reveal the same.
+fn consistent(world_start: &Position, told: &[Token]) -> Result<(), String> {
+    let mut w = world_start.clone();
+    for t in told {
+        match *t {
+            Token::Attack { from, to, outcome, .. } => {
+                let a = luzhanqi::Action::attack(from, to);
+                if !w.is_legal(a) {
+                    return Err(format!("{a} illegal in the world"));
+                }
+                let o = w.attack_outcome(from, to).ok_or("unknown kinds in a world")?;
+                if o != outcome {
+                    return Err(format!("{t}: the world gives {o}"));
+                }
+                w.play_attack(from, to, o, None);
+            }
+            Token::Action(a) => {
+                if !w.is_legal(a) {
+                    return Err(format!("{a} illegal in the world"));
+                }
+                w.play_known(a, None);
+            }
+            Token::Show { at, piece } => {
+                if w.cell(at).piece() != Some(piece) {
+                    return Err(format!("{t}: the world has {:?}", w.cell(at)));
+                }
+            }
+        }
+        // A Marshal removed shows its flag at once: the world must agree.
+    }
+    Ok(())
+}
+
+#[test]
+fn every_sampled_world_explains_the_history() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        for viewer in Colour::BOTH {
+            let plies = 20 + (seed as usize * 7) % 120;
+            let (view_start, truth_start, told) = refereed_game(seed, plies, viewer);
+            let (belief, view) = Belief::from_history(&view_start, viewer, &told).unwrap();
+            assert_eq!(belief.contradictions, 0, "seed {seed}");
+            let enemy = viewer.opposite();
+            // The truth itself is one of the worlds the belief allows.
+            for (e, p) in belief.pieces.iter().zip(0..) {
+                if let Some(start) = e.start {
+                    let k = truth_start.kind_at(start).unwrap();
+                    assert!(has(e.kinds, k), "seed {seed} piece {p} truly {k:?}");
+                }
+            }
+            let mut r = rng(seed + 100);
+            let mut sampler = WorldSampler::new(&belief, None, &mut r).expect("a consistent world");
+            for _ in 0..30 {
+                let assign = sampler.next(&mut r).to_vec();
+                let mut counts = [0u8; 12];
+                for k in &assign {
+                    counts[k.index()] += 1;
+                }
+                assert_eq!(counts, ARMY);
+                // The world's start: the enemy's pieces on their start points.
+                let mut world_start = view_start.clone();
+                for (e, k) in belief.pieces.iter().zip(&assign) {
+                    let start = e.start.expect("history from ply 0");
+                    world_start.reveal(start, Piece::new(enemy, *k));
+                }
+                consistent(&world_start, &told).unwrap_or_else(|e| panic!("seed {seed} viewer {viewer}: {e}"));
+                // And the world position matches the view.
+                let w = sampler.world(&view, &belief);
+                w.check_invariants();
+                for p in view.pieces(enemy) {
+                    assert_eq!(w.colour_at(p), Some(enemy));
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 2000, "{checked}");
+}
+
+#[test]
+fn uniform_belief_keeps_only_counts() {
+    let (view, _) = start_view();
+    let b = Belief::uniform(&view, Colour::Red);
+    assert!(b.pieces.iter().all(|e| e.kinds == ALL_KINDS));
+}
+
+#[test]
+fn world_sampling_speed_is_reported() {
+    // Not a benchmark (see `luzhanqi bench worlds`): worlds come quickly.
+    let (view_start, _, told) = refereed_game(3, 60, Colour::Red);
+    let (belief, view) = Belief::from_history(&view_start, Colour::Red, &told).unwrap();
+    let mut r = rng(1);
+    let mut s = WorldSampler::new(&belief, None, &mut r).unwrap();
+    let t = std::time::Instant::now();
+    for _ in 0..2000 {
+        s.next(&mut r);
+        std::hint::black_box(s.world(&view, &belief));
+    }
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+}
