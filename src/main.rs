@@ -40,8 +40,8 @@ enum Command {
     /// (perft with bulk counting, copy-make) or random playouts.
     Bench {
         /// What to measure: search, speed (iterations per second, 1 and 2
-        /// threads), latency (isready and stop during a search), movegen,
-        /// playout, or rules (movegen and playout).
+        /// threads), worlds (classic world sampling), latency (isready and
+        /// stop during a search), movegen, playout, or rules (movegen and playout).
         #[arg(default_value = "search")]
         what: String,
     },
@@ -91,6 +91,11 @@ fn bench_command(what: &str) -> Result<(), String> {
         }
         return Ok(());
     }
+    if what == "worlds" {
+        let (rate, alive) = luzhanqi::search::bench::worlds(200, 200_000);
+        println!("classic view after 200 plies ({alive} hidden enemy pieces on the board): {rate} worlds/s");
+        return Ok(());
+    }
     if what == "latency" {
         let (ready, stop) = luzhanqi::engine::latency_bench(50, 200);
         let ms = |d: &std::time::Duration| d.as_secs_f64() * 1000.0;
@@ -120,7 +125,7 @@ fn bench_command(what: &str) -> Result<(), String> {
         lines.push(bench::playout_bench(luzhanqi::Rules::OPEN, 5_000));
     }
     if lines.is_empty() {
-        return Err(format!("unknown benchmark '{what}' (search, speed, latency, movegen, playout or rules)"));
+        return Err(format!("unknown benchmark '{what}' (search, speed, worlds, latency, movegen, playout or rules)"));
     }
     for l in &lines {
         println!("{:<28} {:>14} in {:>8.3} s  {:>12.0} /s", l.name, l.count, l.time.as_secs_f64(), l.rate());

@@ -247,3 +247,106 @@ fn the_tree_is_reused_after_the_expected_reply() {
     assert!(r2.best.is_some());
     let _ = Piece::new(Colour::Red, Kind::Flag);
 }
+
+/// Classic: two deals of Blue's pieces behind the same observations give the
+/// same search with the same seed.
+#[test]
+fn classic_search_does_not_depend_on_the_hidden_truth() {
+    use luzhanqi::engine::Engine;
+    use luzhanqi::engine::output::Output;
+    let red = luzhanqi::Deployment::random(Colour::Red, &mut rng(1));
+    let run = |blue_seed: u64| {
+        let blue = luzhanqi::Deployment::random(Colour::Blue, &mut rng(blue_seed));
+        let truth = Position::from_deployments(Rules::CLASSIC, &red, &blue);
+        // Front-rank pieces step forward: legal whatever they are (no mine, flag or bomb there).
+        let view = truth.hide_enemy(Colour::Red, luzhanqi::Bitboard::EMPTY);
+        let (out, rx) = Output::channel();
+        let mut e = Engine::new(out);
+        for line in [
+            "setoption name Variant value classic".to_owned(),
+            "setoption name Seed value 9".to_owned(),
+            "setoption name ShowBelief value true".to_owned(),
+            format!("position fen {view} moves a6-b5 a7-b8 e6-d5 e7-d8"),
+            "go nodes 2000".to_owned(),
+        ] {
+            e.handle_line(&line);
+        }
+        let mut lines = Vec::new();
+        while let Ok(l) = rx.recv_timeout(Duration::from_secs(30)) {
+            let done = l.starts_with("bestmove");
+            let w: Vec<&str> = l.split(' ').collect();
+            let masked: Vec<String> = w
+                .iter()
+                .enumerate()
+                .map(|(i, x)| if i > 0 && matches!(w[i - 1], "time" | "nps") { "*".into() } else { (*x).to_owned() })
+                .collect();
+            lines.push(masked.join(" "));
+            if done {
+                break;
+            }
+        }
+        (lines, blue.to_string())
+    };
+    let (a, truth_a) = run(2);
+    let (b, truth_b) = run(3);
+    assert_ne!(truth_a, truth_b);
+    assert_eq!(a, b);
+    assert!(a.iter().any(|l| l.starts_with("info belief")), "{a:?}");
+    assert!(a.last().is_some_and(|l| l.starts_with("bestmove")));
+}
+
+/// Classic: a piece the history proves to be a landmine is never moved in
+/// the tree, though the view (where it is just "a Blue piece") offers moves.
+#[test]
+fn ismcts_selects_only_actions_legal_in_the_sampled_world() {
+    use luzhanqi::belief::Belief;
+    use luzhanqi::belief::sampler::WorldSampler;
+    use luzhanqi::search::SearchWorker;
+    use luzhanqi::search::ismcts::IsWorker;
+    let start = sparse(
+        Rules::CLASSIC,
+        Some(Colour::Red),
+        &[
+            ("b1", "rF"),
+            ("a10", "r9"),
+            ("c6", "r5"),
+            ("e1", "r3"),
+            ("a11", "b?"),
+            ("d12", "b?"),
+            ("e8", "b?"),
+            ("c9", "b?"),
+        ],
+        &[],
+        &[],
+    );
+    let history: Vec<luzhanqi::Token> =
+        ["a10xa11-", "e8-e7"].iter().map(|t| luzhanqi::notation::parse_token(t).unwrap()).collect();
+    let (belief, view) = Belief::from_history(&start, Colour::Red, &history).unwrap();
+    let mine = belief.piece_at(luzhanqi::notation::parse_point("a11").unwrap()).unwrap();
+    assert_eq!(belief.pieces[mine].kinds, luzhanqi::belief::only(Kind::Mine));
+    let mut r = rng(4);
+    let sampler = WorldSampler::new(&belief, None, &mut r).unwrap();
+    let mut w = IsWorker::new(Tree::new(view.clone(), 64 << 20), rng(5), Params::default(), belief, sampler);
+    for _ in 0..5000 {
+        w.iterate();
+    }
+    let tree = w.tree();
+    let a11 = luzhanqi::notation::parse_point("a11").unwrap();
+    let mut blue_nodes = 0;
+    for e in tree.edges_of(0).iter().filter(|e| e.child != u32::MAX) {
+        let n = &tree.nodes[e.child as usize];
+        if n.chance || !n.expanded {
+            continue;
+        }
+        blue_nodes += 1;
+        for be in tree.edges_of(e.child) {
+            let a = luzhanqi::search::tree::label_action(be.label);
+            if a.from() == a11 {
+                assert_eq!(be.child, u32::MAX, "the landmine moved: {a}");
+            }
+        }
+        // The view offers the mine's moves: they exist as edges.
+        assert!(tree.edges_of(e.child).iter().any(|be| luzhanqi::search::tree::label_action(be.label).from() == a11));
+    }
+    assert!(blue_nodes > 3);
+}

@@ -322,3 +322,36 @@ impl Belief {
         b
     }
 }
+
+/// The probability of each kind for every enemy piece on the board,
+/// estimated from `samples` sampled worlds (soft-evidence `weights` as in
+/// [`sampler::WorldSampler::new`]), in board order.
+pub fn marginals(
+    belief: &Belief,
+    weights: Option<Vec<[f32; NUM_KINDS]>>,
+    samples: usize,
+    rng: &mut crate::bench::Rng,
+) -> Vec<(Point, [f32; NUM_KINDS])> {
+    let on_board: Vec<(usize, Point)> =
+        belief.pieces.iter().enumerate().filter_map(|(i, e)| e.at.map(|p| (i, p))).collect();
+    let mut counts = vec![[0f32; NUM_KINDS]; on_board.len()];
+    if let Some(mut s) = sampler::WorldSampler::new(belief, weights, rng) {
+        for _ in 0..samples {
+            let a = s.next(rng);
+            for (c, &(i, _)) in counts.iter_mut().zip(&on_board) {
+                c[a[i].index()] += 1.0;
+            }
+        }
+    }
+    let mut out: Vec<(Point, [f32; NUM_KINDS])> = on_board
+        .iter()
+        .zip(counts)
+        .map(|(&(_, p), mut c)| {
+            let total: f32 = c.iter().sum::<f32>().max(1.0);
+            c.iter_mut().for_each(|x| *x /= total);
+            (p, c)
+        })
+        .collect();
+    out.sort_by_key(|(p, _)| *p);
+    out
+}

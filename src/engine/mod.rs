@@ -21,7 +21,7 @@ use crate::piece::{Colour, Kind};
 use crate::position::{Cell, Position};
 use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command};
 use crate::search::{Control, SearchConfig, Searcher};
-use options::{Effect, Options};
+use options::{BeliefModel, Effect, Options, SetupStyle};
 use output::Output;
 
 /// The engine's name and version, as sent after `uli`.
@@ -271,7 +271,13 @@ impl Engine {
         }
         let cfg = self.search_config();
         let pos = self.pos.clone();
+        let game = (self.base.clone(), self.history.clone());
+        let uniform_belief = self.opts.belief_model == BeliefModel::Uniform;
+        let show_belief = self.opts.show_belief;
         self.spawn("go", move |searcher, control, out| {
+            searcher.set_game(game.0, game.1);
+            searcher.uniform_belief = uniform_belief;
+            searcher.show_belief = show_belief;
             let result = searcher.go(&pos, &go, &cfg, control, &mut |r| out.send(&r));
             vec![Response::BestMove { action: result.best, ponder: result.ponder }]
         });
@@ -317,13 +323,28 @@ impl Engine {
             ));
         }
         let colour = colour.or(self.pos.side_to_move()).unwrap_or(Colour::Red);
-        let d = Deployment::random(colour, &mut self.setup_rng);
+        let d = match self.opts.setup_style {
+            SetupStyle::Scored => crate::players::setup::scored(colour, &mut self.setup_rng),
+            SetupStyle::Random => Deployment::random(colour, &mut self.setup_rng),
+        };
         self.send(Response::BestSetup(d));
     }
 
     fn display(&self) {
         for line in board_text(&self.pos).lines() {
             self.send(Response::Text(line.to_owned()));
+        }
+        // In a classic view, what the history says about the enemy's pieces.
+        if let Some(viewer) = self.pos.side_to_move().filter(|&s| self.pos.pieces_of(s.opposite(), None).any()) {
+            let belief = match crate::belief::Belief::from_history(&self.base, viewer, &self.history) {
+                Ok((b, _)) => b,
+                Err(_) => crate::belief::Belief::new(&self.pos, viewer),
+            };
+            let mut r = rng(1);
+            for (at, p) in crate::belief::marginals(&belief, None, crate::search::BELIEF_SAMPLES, &mut r) {
+                let line = Response::Belief(crate::search::belief_line(at, &p)).to_string();
+                self.send(Response::Text(line.replacen("info belief", "belief", 1)));
+            }
         }
     }
 

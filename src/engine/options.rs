@@ -33,6 +33,29 @@ pub struct Options {
     pub ponder: bool,
     /// Print the belief about enemy pieces before `bestmove` (`classic`).
     pub show_belief: bool,
+    /// What the search believes about hidden enemy pieces (`classic`).
+    pub belief_model: BeliefModel,
+    /// How `go setup` deploys.
+    pub setup_style: SetupStyle,
+}
+
+/// What the search believes about hidden enemy pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BeliefModel {
+    /// Every fact the history proves.
+    Inference,
+    /// Only the counts (a baseline for measuring the inference).
+    Uniform,
+}
+
+/// How `go setup` deploys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupStyle {
+    /// The best of many random deployments by a scoring function, drawn at
+    /// random among the best (a mixed strategy).
+    Scored,
+    /// A uniform random legal deployment (a baseline).
+    Random,
 }
 
 impl Default for Options {
@@ -48,6 +71,8 @@ impl Default for Options {
             debug_log_file: String::new(),
             ponder: false,
             show_belief: false,
+            belief_model: BeliefModel::Inference,
+            setup_style: SetupStyle::Scored,
         }
     }
 }
@@ -147,6 +172,8 @@ impl Options {
             v.push(check(name, get(&d.rules)));
         }
         v.push(check("ShowBelief", d.show_belief));
+        v.push(combo("BeliefModel", "inference", &["inference", "uniform"]));
+        v.push(combo("SetupStyle", "scored", &["scored", "random"]));
         v.push(OptionSpec { name: "DebugLogFile".into(), kind: OptionKind::Str { default: String::new() } });
         v
     }
@@ -215,6 +242,15 @@ impl Options {
                     }
                     "Player" => {
                         self.player = found.parse().map_err(|_| bad(vars.join(", ")))?;
+                        Ok(Effect::None)
+                    }
+                    "BeliefModel" => {
+                        self.belief_model =
+                            if found == "uniform" { BeliefModel::Uniform } else { BeliefModel::Inference };
+                        Ok(Effect::None)
+                    }
+                    "SetupStyle" => {
+                        self.setup_style = if found == "random" { SetupStyle::Random } else { SetupStyle::Scored };
                         Ok(Effect::None)
                     }
                     "QuietResult" => {

@@ -4,6 +4,7 @@
 
 pub mod greedy;
 pub mod random;
+pub mod setup;
 
 use std::fmt;
 use std::str::FromStr;

@@ -72,3 +72,34 @@ pub fn speed(pos: &Position, threads: usize, nodes: u64) -> u64 {
     let n = result.info.nodes.unwrap_or(0);
     (n as f64 / start.elapsed().as_secs_f64()) as u64
 }
+
+/// Worlds per second drawn for a `classic` middle-game view (Red's view of
+/// a seeded random game after `plies` plies): the chain's steps and the
+/// full-knowledge position of each world.
+pub fn worlds(plies: u32, count: usize) -> (u64, usize) {
+    use crate::belief::Belief;
+    use crate::belief::sampler::WorldSampler;
+    use crate::board::Bitboard;
+    use crate::piece::Colour;
+    let truth = seeded_position(Rules::CLASSIC, 31, plies);
+    // What Red knows: Blue's pieces hidden, Blue's removed pieces unnamed.
+    let mut view = truth.hide_enemy(Colour::Red, Bitboard::EMPTY);
+    for k in crate::piece::Kind::ALL {
+        for _ in 0..view.removed_count(Colour::Blue, Some(k)) {
+            view.forget_removed(crate::piece::Piece::new(Colour::Blue, k));
+        }
+    }
+    let belief = Belief::new(&view, Colour::Red);
+    let mut r = crate::bench::rng(7);
+    let Some(mut s) = WorldSampler::new(&belief, None, &mut r) else {
+        return (0, 0);
+    };
+    let start = Instant::now();
+    let mut checksum = 0usize;
+    for _ in 0..count {
+        s.next(&mut r);
+        checksum += usize::from(s.world(&view, &belief).quiet());
+    }
+    std::hint::black_box(checksum);
+    ((count as f64 / start.elapsed().as_secs_f64()) as u64, belief.pieces.iter().filter(|e| e.at.is_some()).count())
+}

@@ -9,6 +9,7 @@
 
 use rand::RngExt;
 
+use super::SearchWorker;
 use super::leaf::{LeafEval, for_red};
 use super::priors;
 use super::tree::{Edge, NONE, Proven, Tree, label_action, label_piece, piece_label};
@@ -366,51 +367,22 @@ impl Worker {
         }
         result.unwrap_or(Proven::Unknown)
     }
+}
 
-    /// The root's actions with their visits, mean values for the side to
-    /// move, and proven results (for the side to move).
-    pub fn root_stats(&self) -> Vec<(Action, u32, f32, Proven)> {
-        if !self.tree.nodes[0].expanded {
-            return Vec::new();
-        }
-        self.tree
-            .edges_of(0)
-            .iter()
-            .map(|e| {
-                let a = label_action(e.label);
-                match e.child {
-                    NONE => (a, 0, 0.0, Proven::Unknown),
-                    c => {
-                        let n = &self.tree.nodes[c as usize];
-                        (a, n.visits, n.q(), n.proven)
-                    }
-                }
-            })
-            .collect()
+impl SearchWorker for Worker {
+    fn iterate(&mut self) {
+        Worker::iterate(self);
     }
 
-    /// The principal variation: most-visited edges from the root, through
-    /// the most-visited identity at chance nodes.
-    pub fn pv(&self, max_len: usize) -> Vec<Action> {
-        let mut pv = Vec::new();
-        let mut node = 0u32;
-        while pv.len() < max_len {
-            let n = &self.tree.nodes[node as usize];
-            if !n.expanded {
-                break;
-            }
-            let best = self
-                .tree
-                .edges_of(node)
-                .iter()
-                .filter(|e| e.child != NONE)
-                .max_by_key(|e| self.tree.nodes[e.child as usize].visits);
-            let Some(e) = best else { break };
-            if !n.chance {
-                pv.push(label_action(e.label));
-            }
-            node = e.child;
-        }
-        pv
+    fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    fn into_tree(self) -> Tree {
+        self.tree
+    }
+
+    fn seldepth(&self) -> u32 {
+        self.seldepth
     }
 }

@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod evaluate;
 pub mod flat;
+pub mod ismcts;
 pub mod leaf;
 pub mod mcts;
 pub mod priors;
@@ -15,11 +16,15 @@ pub mod tree;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::action::{Action, ActionKind};
+use crate::action::{Action, ActionKind, Token};
+use crate::belief::Belief;
+use crate::belief::sampler::WorldSampler;
 use crate::bench::rng;
+use crate::piece::Colour;
 use crate::players::{Choice, PlayerKind, greedy, random};
 use crate::position::Position;
 use crate::protocol::{Go, Info, Response, Score};
+use ismcts::IsWorker;
 use mcts::{Params, Worker};
 use time::Limits;
 use tree::{Proven, Tree};
@@ -96,6 +101,32 @@ pub fn wdl_from_cp(cp: f32) -> (u32, u32, u32) {
     (w.min(1000), 0, 1000 - w.min(1000))
 }
 
+/// Worlds sampled to estimate the belief reported by `ShowBelief` and `d`.
+pub const BELIEF_SAMPLES: usize = 4000;
+
+/// An `info belief` line: the kinds with a chance, most likely first.
+pub fn belief_line(at: crate::board::Point, p: &[f32; crate::piece::NUM_KINDS]) -> crate::protocol::Belief {
+    let mut kinds: Vec<(crate::piece::Kind, f64)> = crate::piece::Kind::ALL
+        .into_iter()
+        .filter(|k| p[k.index()] > 0.0)
+        .map(|k| (k, f64::from(p[k.index()])))
+        .collect();
+    kinds.sort_by(|a, b| b.1.total_cmp(&a.1));
+    crate::protocol::Belief { at, kinds }
+}
+
+/// One search thread's iterations on its own tree (root parallelism).
+pub trait SearchWorker: Send {
+    /// One iteration.
+    fn iterate(&mut self);
+    /// Its tree.
+    fn tree(&self) -> &Tree;
+    /// Gives the tree back (kept for reuse).
+    fn into_tree(self) -> Tree;
+    /// Deepest ply reached.
+    fn seldepth(&self) -> u32;
+}
+
 /// The searcher: one per engine, kept between searches (its trees are
 /// reused when the next position follows from the last one).
 #[derive(Debug, Default)]
@@ -103,6 +134,12 @@ pub struct Searcher {
     trees: Vec<Tree>,
     /// Constants of the tree search; `None`: those tuned for the rule set.
     pub params: Option<Params>,
+    /// In classic, believe only the counts (no inference), for measuring
+    /// what the inference adds.
+    pub uniform_belief: bool,
+    /// In classic, report the belief (`info belief`) before answering.
+    pub show_belief: bool,
+    game: Option<(Position, Vec<Token>)>,
 }
 
 const MIB: usize = 1 << 20;
@@ -125,10 +162,10 @@ pub fn report_score(q: f32, proven: Proven) -> Score {
 
 /// Combined root statistics of all workers: per action, visits, mean value
 /// for the side to move, proven result.
-fn merge_roots(workers: &[Worker]) -> Vec<(Action, u32, f32, Proven)> {
+fn merge_roots<W: SearchWorker>(workers: &[W]) -> Vec<(Action, u32, f32, Proven)> {
     let mut merged: Vec<(Action, u32, f32, Proven)> = Vec::new();
     for w in workers {
-        for (a, n, q, p) in w.root_stats() {
+        for (a, n, q, p) in w.tree().root_stats() {
             match merged.iter_mut().find(|m| m.0 == a) {
                 Some(m) => {
                     let total = m.1 + n;
@@ -242,124 +279,180 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(Response),
     ) -> SearchResult {
-        let start = Instant::now();
         let threads = cfg.threads.max(1);
         let cap = (cfg.hash_mb.max(1) * MIB / threads).max(64 * 1024);
-        let trees = self.trees_for(pos, threads, cap);
-        let mut legal = Vec::new();
-        pos.legal_actions(&mut legal);
-        let single = legal.len() == 1;
         let params = self.params_for(pos);
-        let stop_all = AtomicBool::new(false);
-        let total = AtomicU64::new(0);
-        let mut workers: Vec<Worker> = Vec::with_capacity(threads);
-        let mut info = Info::default();
-        std::thread::scope(|s| {
-            let mut trees = trees.into_iter();
-            let main_tree = trees.next().unwrap_or_else(|| Tree::new(pos.clone(), cap));
-            let helpers: Vec<_> = trees
-                .enumerate()
-                .map(|(i, t)| {
-                    let stop_all = &stop_all;
-                    let total = &total;
-                    let seed = cfg.seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64 + 1));
-                    s.spawn(move || {
-                        let mut w = Worker::new(t, rng(seed), params);
-                        while !stop_all.load(Ordering::Relaxed) && !control.stopped() {
-                            w.iterate();
-                            total.fetch_add(1, Ordering::Relaxed);
-                        }
-                        w
-                    })
+        if let Some(viewer) = pos.side_to_move().filter(|&s| pos.pieces_of(s.opposite(), None).any()) {
+            // A classic view: information-set search over sampled worlds.
+            let belief = self.belief_for(pos, viewer);
+            let mut r = rng(cfg.seed ^ 0x5a5a_5a5a);
+            if let Some(sampler) = WorldSampler::new(&belief, None, &mut r) {
+                self.trees.clear();
+                let trees = (0..threads).map(|_| Tree::new(pos.clone(), cap)).collect();
+                let (result, _) = run(pos, go, cfg, control, report, trees, |tree, seed| {
+                    IsWorker::new(tree, rng(seed), params, belief.clone(), sampler.clone())
+                });
+                if self.show_belief {
+                    for (at, p) in crate::belief::marginals(&belief, None, BELIEF_SAMPLES, &mut r) {
+                        report(Response::Belief(belief_line(at, &p)));
+                    }
+                }
+                return result;
+            }
+        }
+        let trees = self.trees_for(pos, threads, cap);
+        let (result, trees) =
+            run(pos, go, cfg, control, report, trees, |tree, seed| Worker::new(tree, rng(seed), params));
+        self.trees = trees;
+        result
+    }
+
+    /// The belief behind a classic view: from the game history when it
+    /// leads to `pos`, from `pos` alone otherwise.
+    fn belief_for(&self, pos: &Position, viewer: Colour) -> Belief {
+        if self.uniform_belief {
+            return Belief::uniform(pos, viewer);
+        }
+        if let Some((base, history)) = &self.game {
+            if let Ok((belief, end)) = Belief::from_history(base, viewer, history) {
+                if end == *pos {
+                    return belief;
+                }
+            }
+        }
+        Belief::new(pos, viewer)
+    }
+
+    /// Tells the searcher the history behind the next positions it will be
+    /// asked to search (the engine's `position` command).
+    pub fn set_game(&mut self, base: Position, history: Vec<Token>) {
+        self.game = Some((base, history));
+    }
+}
+
+/// Runs workers made by `make` (one per tree, the first on this thread)
+/// under the limits of `go`; returns the answer and the trees.
+#[allow(clippy::too_many_arguments)]
+fn run<W: SearchWorker>(
+    pos: &Position,
+    go: &Go,
+    cfg: &SearchConfig,
+    control: &Control,
+    report: &mut dyn FnMut(Response),
+    trees: Vec<Tree>,
+    make: impl Fn(Tree, u64) -> W + Sync,
+) -> (SearchResult, Vec<Tree>) {
+    let start = Instant::now();
+    let mut legal = Vec::new();
+    pos.legal_actions(&mut legal);
+    let single = legal.len() == 1;
+    let stop_all = AtomicBool::new(false);
+    let total = AtomicU64::new(0);
+    let mut workers: Vec<W> = Vec::with_capacity(trees.len());
+    let mut info = Info::default();
+    std::thread::scope(|s| {
+        let mut trees = trees.into_iter();
+        let main_tree = trees.next().unwrap_or_else(|| Tree::new(pos.clone(), 1 << 20));
+        let make = &make;
+        let helpers: Vec<_> = trees
+            .enumerate()
+            .map(|(i, t)| {
+                let stop_all = &stop_all;
+                let total = &total;
+                let seed = cfg.seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64 + 1));
+                s.spawn(move || {
+                    let mut w = make(t, seed);
+                    while !stop_all.load(Ordering::Relaxed) && !control.stopped() {
+                        w.iterate();
+                        total.fetch_add(1, Ordering::Relaxed);
+                    }
+                    w
                 })
-                .collect();
-            let mut w = Worker::new(main_tree, rng(cfg.seed), params);
-            let mut limits = Limits::new(go, pos.side_to_move(), cfg.move_overhead, start);
-            let mut last_report = start;
-            let mut reported_depth = 0;
-            let mut i = 0u64;
-            loop {
-                if control.stopped() {
-                    break;
-                }
-                w.iterate();
-                i += 1;
-                let nodes = total.fetch_add(1, Ordering::Relaxed) + 1;
-                if !limits.bounded(control) {
-                    if i % 1024 == 0 && last_report.elapsed() >= Duration::from_secs(1) {
-                        report(Response::Info(snapshot(&w, nodes, start, &[])));
-                        last_report = Instant::now();
-                    }
-                    continue;
-                }
-                if limits.nodes.is_some_and(|n| nodes >= n) || (single && nodes >= 1) {
-                    break;
-                }
-                if w.tree.nodes[0].proven != Proven::Unknown {
-                    break;
-                }
-                if i % 64 != 0 {
-                    continue;
-                }
-                if let Some(v) = cfg.best_visits {
-                    if w.root_stats().iter().any(|s| s.1 >= v) {
-                        break;
-                    }
-                }
-                let pv = w.pv(64);
-                if let Some(d) = go.depth {
-                    if pv.len() as u32 >= d {
-                        break;
-                    }
-                }
-                if pv.len() > reported_depth || last_report.elapsed() >= Duration::from_secs(1) {
-                    reported_depth = reported_depth.max(pv.len());
+            })
+            .collect();
+        let mut w = make(main_tree, cfg.seed);
+        let mut limits = Limits::new(go, pos.side_to_move(), cfg.move_overhead, start);
+        let mut last_report = start;
+        let mut reported_depth = 0;
+        let mut i = 0u64;
+        loop {
+            if control.stopped() {
+                break;
+            }
+            w.iterate();
+            i += 1;
+            let nodes = total.fetch_add(1, Ordering::Relaxed) + 1;
+            if !limits.bounded(control) {
+                if i % 1024 == 0 && last_report.elapsed() >= Duration::from_secs(1) {
                     report(Response::Info(snapshot(&w, nodes, start, &[])));
                     last_report = Instant::now();
                 }
-                if limits.time_up(&w.root_stats().iter().map(|s| s.1).collect::<Vec<_>>()) {
-                    break;
-                }
+                continue;
             }
-            stop_all.store(true, Ordering::Relaxed);
-            let nodes = total.load(Ordering::Relaxed);
-            workers.push(w);
-            for h in helpers {
-                if let Ok(w) = h.join() {
-                    workers.push(w);
-                }
+            if limits.nodes.is_some_and(|n| nodes >= n) || (single && nodes >= 1) {
+                break;
             }
-            let merged = merge_roots(&workers);
-            info = snapshot(&workers[0], nodes, start, &merged);
-        });
-        // Hold the answer while pondering or searching infinitely.
-        wait_for_release(go, control, &info, report);
-        report(Response::Info(info.clone()));
+            if w.tree().nodes[0].proven != Proven::Unknown {
+                break;
+            }
+            if i % 64 != 0 {
+                continue;
+            }
+            let stats = w.tree().root_stats();
+            if cfg.best_visits.is_some_and(|v| stats.iter().any(|s| s.1 >= v)) {
+                break;
+            }
+            let pv = w.tree().pv(64);
+            if go.depth.is_some_and(|d| pv.len() as u32 >= d) {
+                break;
+            }
+            if pv.len() > reported_depth || last_report.elapsed() >= Duration::from_secs(1) {
+                reported_depth = reported_depth.max(pv.len());
+                report(Response::Info(snapshot(&w, nodes, start, &[])));
+                last_report = Instant::now();
+            }
+            if limits.time_up(&stats.iter().map(|s| s.1).collect::<Vec<_>>()) {
+                break;
+            }
+        }
+        stop_all.store(true, Ordering::Relaxed);
+        let nodes = total.load(Ordering::Relaxed);
+        workers.push(w);
+        for h in helpers {
+            if let Ok(w) = h.join() {
+                workers.push(w);
+            }
+        }
         let merged = merge_roots(&workers);
-        let best = choose(&merged).map(|m| m.0).or_else(|| legal.first().copied());
-        let pv = workers.first().map(|w| w.pv(2)).unwrap_or_default();
-        let ponder = match (best, pv.as_slice()) {
-            (Some(b), [first, reply]) if *first == b && b.kind() != ActionKind::Flip => Some(*reply),
-            _ => None,
-        };
-        self.trees = workers.into_iter().map(|w| w.tree).collect();
-        SearchResult { best, ponder, info }
-    }
+        info = snapshot(&workers[0], nodes, start, &merged);
+    });
+    // Hold the answer while pondering or searching infinitely.
+    wait_for_release(go, control, &info, report);
+    report(Response::Info(info.clone()));
+    let merged = merge_roots(&workers);
+    let best = choose(&merged).map(|m| m.0).or_else(|| legal.first().copied());
+    let pv = workers.first().map(|w| w.tree().pv(2)).unwrap_or_default();
+    let ponder = match (best, pv.as_slice()) {
+        (Some(b), [first, reply]) if *first == b && b.kind() != ActionKind::Flip => Some(*reply),
+        _ => None,
+    };
+    let trees = workers.into_iter().map(SearchWorker::into_tree).collect();
+    (SearchResult { best, ponder, info }, trees)
 }
 
 /// The info line for the current state of the main worker (and, at the
 /// end, the merged root statistics of all workers).
-fn snapshot(w: &Worker, nodes: u64, start: Instant, merged: &[(Action, u32, f32, Proven)]) -> Info {
+fn snapshot<W: SearchWorker>(w: &W, nodes: u64, start: Instant, merged: &[(Action, u32, f32, Proven)]) -> Info {
     let ms = start.elapsed().as_millis() as u64;
     let own;
     let stats = if merged.is_empty() {
-        own = w.root_stats();
+        own = w.tree().root_stats();
         &own
     } else {
         merged
     };
     let best = choose(stats);
-    let mut pv = w.pv(64);
+    let mut pv = w.tree().pv(64);
     if let Some(b) = best {
         if pv.first() != Some(&b.0) {
             pv = vec![b.0];
@@ -367,12 +460,12 @@ fn snapshot(w: &Worker, nodes: u64, start: Instant, merged: &[(Action, u32, f32,
     }
     Info {
         depth: Some(pv.len() as u32),
-        seldepth: Some(w.seldepth),
+        seldepth: Some(w.seldepth()),
         nodes: Some(nodes),
         nps: Some(nodes * 1000 / ms.max(1)),
         time: Some(ms),
         score: Some(best.map_or(Score { cp: 0, wdl: Some((500, 0, 500)) }, |b| report_score(b.2, b.3))),
-        hashfull: Some(w.tree.permille_full()),
+        hashfull: Some(w.tree().permille_full()),
         pv,
     }
 }

@@ -265,4 +265,49 @@ impl Tree {
         }
         t
     }
+
+    /// The root's actions with their visits, mean values for the side to
+    /// move, and proven results (for the side to move).
+    pub fn root_stats(&self) -> Vec<(Action, u32, f32, Proven)> {
+        if !self.nodes[0].expanded {
+            return Vec::new();
+        }
+        self.edges_of(0)
+            .iter()
+            .map(|e| {
+                let a = label_action(e.label);
+                match e.child {
+                    NONE => (a, 0, 0.0, Proven::Unknown),
+                    c => {
+                        let n = &self.nodes[c as usize];
+                        (a, n.visits, n.q(), n.proven)
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// The principal variation: most-visited edges from the root, through
+    /// the most-visited branch at chance and outcome nodes.
+    pub fn pv(&self, max_len: usize) -> Vec<Action> {
+        let mut pv = Vec::new();
+        let mut node = 0u32;
+        while pv.len() < max_len {
+            let n = &self.nodes[node as usize];
+            if !n.expanded {
+                break;
+            }
+            let best = self
+                .edges_of(node)
+                .iter()
+                .filter(|e| e.child != NONE)
+                .max_by_key(|e| self.nodes[e.child as usize].visits);
+            let Some(e) = best else { break };
+            if !n.chance {
+                pv.push(label_action(e.label));
+            }
+            node = e.child;
+        }
+        pv
+    }
 }
