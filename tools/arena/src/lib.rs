@@ -6,6 +6,7 @@
 //! a match of game pairs in parallel and keeps the statistics ([`stats`]);
 //! [`record`] writes and reads game records, which [`replay`] re-judges.
 
+pub mod belief_eval;
 pub mod clock;
 pub mod engine;
 pub mod game;

@@ -40,6 +40,18 @@ enum Sub {
         #[arg(long)]
         boards: bool,
     },
+    /// Score the belief about hidden enemy pieces (classic records) against
+    /// the truth: log-loss and top-1 accuracy, with inference and counts only.
+    Belief {
+        /// The record file.
+        file: PathBuf,
+        /// Only the side played by this engine (by its name in the records).
+        #[arg(long)]
+        engine: Option<String>,
+        /// Score every N-th move of that side.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+    },
 }
 
 #[derive(clap::Args)]
@@ -184,6 +196,14 @@ fn replay(file: &PathBuf, opts: &ReplayOptions) -> Result<(), String> {
     if bad > 0 { Err(format!("{bad} records disagree with the rules")) } else { Ok(()) }
 }
 
+fn belief(file: &PathBuf, engine: Option<&str>, every: usize) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let records = parse_records(&text)?;
+    let report = arena::belief_eval::evaluate(&records, engine, every)?;
+    println!("{}", report.text());
+    Ok(())
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -195,6 +215,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Sub::Replay { file, viewer, game, boards }) => replay(&file, &ReplayOptions { viewer, game, boards }),
+        Some(Sub::Belief { file, engine, every }) => belief(&file, engine.as_deref(), every),
         None => play(cli.play, &engine_groups(&matches)),
     };
     match result {

@@ -77,7 +77,7 @@ fn check_end(rec: &GameRecord, referee: &Referee) -> Result<&'static str, String
 }
 
 /// Builds the referee of a record's start, or checks a `badsetup` end.
-fn start(rec: &GameRecord, rules: Rules) -> Result<Result<Referee, &'static str>, String> {
+pub fn start(rec: &GameRecord, rules: Rules) -> Result<Result<Referee, &'static str>, String> {
     if !rules.has_deployment() {
         let deal = rec.deal.clone().ok_or("a flip record needs its Deal")?;
         return Ok(Ok(Referee::flip(rules, deal)));
