@@ -5,7 +5,9 @@ matching .cmd file holding the command that produced it)."""
 import json, pathlib, subprocess, sys
 
 out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "results/search")
-commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+stamp = out / "bin" / "COMMIT"
+commit = stamp.read_text().strip() if stamp.exists() else subprocess.run(
+    ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 print("| variant | opponent | time control | games | W-D-L | score (95%) | Elo (95%) |")
 print("|---|---|---|---|---|---|---|")
 for txt in sorted(out.glob("*.txt")):
@@ -20,4 +22,4 @@ for txt in sorted(out.glob("*.txt")):
     hi = "+inf" if j["elo_hi"] is None else f'{j["elo_hi"]:+.0f}'
     print(f'| {j["variant"]} | {j["engines"][1]} | {tc} | {j["games"]} | {j["wins"]}-{j["draws"]}-{j["losses"]} | '
           f'{100*j["score"]:.1f}% ({100*j["score_lo"]:.1f}..{100*j["score_hi"]:.1f}) | {elo} [{lo}, {hi}] |')
-print(f"\nCommit {commit}; commands in {out}/*.cmd.")
+print(f"\nBinaries of commit {commit}; commands in {out}/*.cmd.")

@@ -5,6 +5,12 @@
 #   tools/scripts/search-results.sh [OUTDIR]        (GAMES=400 by default)
 # Writes OUTDIR/<line>.txt (the arena's summary and JSON line), OUTDIR/<line>.ljr
 # (the game records) and prints the Markdown table. Takes hours on 2 cores.
+# Interrupted? Run it again: the arena resumes each line from the pairs its
+# record file already holds (--resume). KEEP_BIN=1 reuses OUTDIR/bin instead
+# of building and copying the current tree (so that a resumed line keeps its
+# binaries). The classic lines (issue 6): VARIANTS=classic
+# LINES="random greedy uniform setup" (uniform: the opponent is the same
+# search with BeliefModel=uniform; setup: with SetupStyle=random).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-results/search}
@@ -12,10 +18,13 @@ GAMES=${GAMES:-400}
 VARIANTS=${VARIANTS:-"flip open"}
 LINES=${LINES:-"random greedy flat self"}
 mkdir -p "$OUT"
-cargo build --release --quiet
-# Copies, so that rebuilding during the hours this runs changes nothing.
-mkdir -p "$OUT/bin"
-cp target/release/luzhanqi target/release/arena "$OUT/bin/"
+if [ -z "${KEEP_BIN:-}" ] || [ ! -x "$OUT/bin/luzhanqi" ]; then
+  cargo build --release --quiet
+  # Copies, so that rebuilding during the hours this runs changes nothing.
+  mkdir -p "$OUT/bin"
+  cp target/release/luzhanqi target/release/arena "$OUT/bin/"
+  git rev-parse --short HEAD > "$OUT/bin/COMMIT"
+fi
 ENGINE=$OUT/bin/luzhanqi
 ARENA=$OUT/bin/arena
 common=(--games "$GAMES" --concurrency 2 --seed 1)
@@ -27,13 +36,16 @@ for v in $VARIANTS; do
       greedy) a=$(mcts mcts); b=$(mcts greedy option.Player=greedy); limits=(--movetime 100) ;;
       flat) a=$(mcts mcts); b=$(mcts flat option.Player=flat); limits=(--movetime 200) ;;
       self) a=$(mcts mcts-400ms movetime=400); b=$(mcts mcts-100ms movetime=100); limits=() ;;
+      uniform) a=$(mcts mcts); b=$(mcts uniform-belief option.BeliefModel=uniform); limits=(--movetime 100) ;;
+      setup) a=$(mcts mcts); b=$(mcts random-setup option.SetupStyle=random); limits=(--movetime 100) ;;
     esac
     f="$OUT/$line-$v"
     # shellcheck disable=SC2086
-    cmd=("$ARENA" --engine $a --engine $b --variant "$v" "${common[@]}" "${limits[@]}" --out "$f.ljr")
+    cmd=("$ARENA" --engine $a --engine $b --variant "$v" "${common[@]}" "${limits[@]}" --out "$f.ljr" --resume)
     echo "${cmd[*]}" > "$f.cmd"
     echo "$(date -u +%FT%TZ) start $line $v" >&2
-    "${cmd[@]}" > "$f.txt"
+    "${cmd[@]}" > "$f.txt.new"
+    mv "$f.txt.new" "$f.txt"
   done
 done
 python3 tools/scripts/results-table.py "$OUT"

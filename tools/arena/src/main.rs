@@ -99,6 +99,10 @@ struct MatchArgs {
     /// Write the game records here.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// With --out: keep the whole pairs an interrupted run of this same match
+    /// left in that file and play only the missing ones.
+    #[arg(long, requires = "out")]
+    resume: bool,
     /// Write one protocol log per game (both engines' exchange and stderr) into this folder.
     #[arg(long)]
     log: Option<PathBuf>,
@@ -159,6 +163,7 @@ fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, Str
         margin: Duration::from_millis(a.timemargin),
         stall: Duration::from_millis(a.stall),
         out: a.out,
+        resume: a.resume,
         log_dir: a.log,
         sprt: a.sprt,
         quiet: a.quiet,

@@ -376,6 +376,33 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
     Ok(records)
 }
 
+/// Reads the records of a file that a match may have left unfinished: like
+/// [`parse_records`], except that a malformed last record (one cut short
+/// when the match was killed) is dropped instead of failing.
+///
+/// # Errors
+/// A message naming the line of a malformed record before the last one.
+pub fn parse_records_lenient(text: &str) -> Result<Vec<GameRecord>, String> {
+    let mut end = text.len();
+    // Records are separated by blank lines: try the whole text, then without
+    // its last block, once.
+    match parse_records(text) {
+        Ok(r) => return Ok(r),
+        Err(e) => {
+            let trimmed = text.trim_end();
+            if let Some(cut) = trimmed.rfind("\n\n") {
+                end = cut;
+            } else if !trimmed.contains("\n\n") {
+                end = 0;
+            }
+            if end == text.len() {
+                return Err(e);
+            }
+        }
+    }
+    parse_records(&text[..end])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -435,6 +462,17 @@ mod tests {
         assert!(err.starts_with("line ") && err.contains("soon"), "{err}");
         assert!(parse_records("[Game \"1\"]\n").is_err(), "no result");
         assert!(parse_records("[Game 1]\n[Result \"*\"]\n").is_err(), "no quotes");
+    }
+
+    #[test]
+    fn a_record_cut_short_at_the_end_is_dropped() {
+        let whole = format!("{}\n{}\n", sample(), sample());
+        let cut = &whole[..whole.len() - 30];
+        assert!(parse_records(cut).is_err());
+        assert_eq!(parse_records_lenient(cut).unwrap(), [sample()]);
+        assert_eq!(parse_records_lenient(&whole).unwrap().len(), 2);
+        let bad_first = whole.replacen("2 b c7-c6 0", "2 b c7-c6 soon", 1);
+        assert!(parse_records_lenient(&bad_first).is_err(), "only the last record may be cut");
     }
 
     #[test]

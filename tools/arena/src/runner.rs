@@ -21,7 +21,7 @@ use luzhanqi::{Colour, Rules, Variant};
 use crate::clock::Limits;
 use crate::engine::{Engine, EngineSpec, GameLog};
 use crate::game::{self, GameSpec};
-use crate::record::{GameRecord, Termination};
+use crate::record::{GameRecord, Termination, parse_records_lenient};
 use crate::stats::{Sprt, Tally, Verdict};
 
 /// Everything a match needs.
@@ -51,6 +51,9 @@ pub struct MatchConfig {
     pub stall: Duration,
     /// Where to write the game records.
     pub out: Option<PathBuf>,
+    /// Keep the finished pairs already in `out` (from an interrupted run of
+    /// the same match) and play only the others.
+    pub resume: bool,
     /// Where to write one protocol log per game.
     pub log_dir: Option<PathBuf>,
     /// A sequential test that may stop the match.
@@ -273,9 +276,19 @@ pub fn json_string(s: &str) -> String {
 /// A message when the record file or the log folder cannot be written.
 pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     let start = Instant::now();
+    let kept = match &cfg.out {
+        Some(path) if cfg.resume && path.exists() => finished_pairs(cfg, path)?,
+        _ => Vec::new(),
+    };
     let mut out = match &cfg.out {
         Some(path) => {
-            Some(BufWriter::new(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?))
+            let mut w =
+                BufWriter::new(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?);
+            for rec in &kept {
+                writeln!(w, "{rec}").map_err(|e| format!("writing the records: {e}"))?;
+            }
+            w.flush().map_err(|e| format!("writing the records: {e}"))?;
+            Some(w)
         }
         None => None,
     };
@@ -283,6 +296,8 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let pairs_total = cfg.games.div_ceil(2);
+    let done: std::collections::HashSet<u64> = kept.iter().map(|r| r.pair - 1).collect();
+    let todo: Vec<u64> = (0..pairs_total).filter(|p| !done.contains(p)).collect();
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<(GameRecord, usize)>();
@@ -291,14 +306,20 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     let live = !cfg.quiet && std::io::stderr().is_terminal();
     let every = (cfg.games / 20).max(1);
     let mut written = Ok(());
+    let mut pairs = HashMap::new();
+    for rec in &kept {
+        summary.add(rec, red_seat_of(rec), &mut pairs);
+    }
+    if !kept.is_empty() && !cfg.quiet {
+        eprintln!("resuming: {} games of {} pairs kept from {}", kept.len(), done.len(), display(&cfg.out));
+    }
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1) {
             let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || worker(cfg, next, stop, pairs_total, &tx));
+            let (next, stop, todo) = (&next, &stop, &todo);
+            scope.spawn(move || worker(cfg, next, stop, todo, &tx));
         }
         drop(tx);
-        let mut pairs = HashMap::new();
         for (rec, red_seat) in rx {
             if let Some(w) = out.as_mut()
                 && written.is_ok()
@@ -338,19 +359,63 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     Ok(summary)
 }
 
+fn display(path: &Option<PathBuf>) -> String {
+    path.as_ref().map_or_else(String::new, |p| p.display().to_string())
+}
+
+/// The seat (0 = the first engine) that played Red in a recorded game:
+/// seat `k` moves first in the `k`-th game of its pair (from 0), and in
+/// `flip` the first player is the colour its first flip showed.
+fn red_seat_of(rec: &GameRecord) -> usize {
+    let first_seat = ((rec.game - 1) % 2) as usize;
+    if rec.first == Colour::Red { first_seat } else { 1 - first_seat }
+}
+
+/// The records of whole pairs already in `path` that belong to this match
+/// (same variant, engines and pair seeds), for `--resume`.
+fn finished_pairs(cfg: &MatchConfig, path: &std::path::Path) -> Result<Vec<GameRecord>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let records = parse_records_lenient(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    for rec in &records {
+        let seat = red_seat_of(rec);
+        let ours = rec.variant == cfg.variant
+            && rec.pair >= 1
+            && rec.game == 2 * (rec.pair - 1) + 1 + (rec.game - 1) % 2
+            && rec.seed == pair_seed(cfg.seed, rec.pair - 1)
+            && rec.names == [names[seat], names[1 - seat]];
+        if !ours {
+            return Err(format!(
+                "{}: game {} is not from this match (variant, engines or seed differ); give another --out",
+                path.display(),
+                rec.game
+            ));
+        }
+    }
+    let mut by_pair: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
+    for rec in records {
+        if rec.game <= cfg.games && rec.termination != Termination::Error {
+            by_pair.entry(rec.pair).or_default().push(rec);
+        }
+    }
+    let size = |pair: u64| if 2 * pair <= cfg.games { 2 } else { 1 };
+    Ok(by_pair.into_iter().filter(|(p, games)| games.len() == size(*p)).flat_map(|(_, games)| games).collect())
+}
+
 /// One worker: takes pairs until none is left or the match is stopped.
 fn worker(
     cfg: &MatchConfig,
     next: &AtomicU64,
     stop: &AtomicBool,
-    pairs_total: u64,
+    todo: &[u64],
     tx: &std::sync::mpsc::Sender<(GameRecord, usize)>,
 ) {
     let mut engines: [Option<Engine>; 2] = [None, None];
     let limits = [0, 1].map(|i| cfg.engines[i].limits.unwrap_or(cfg.limits));
     loop {
-        let pair = next.fetch_add(1, Ordering::Relaxed);
-        if pair >= pairs_total || stop.load(Ordering::Relaxed) {
+        let slot = next.fetch_add(1, Ordering::Relaxed) as usize;
+        let Some(&pair) = todo.get(slot) else { return };
+        if stop.load(Ordering::Relaxed) {
             return;
         }
         for k in 0..2 {

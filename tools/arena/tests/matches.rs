@@ -80,6 +80,7 @@ fn config(engines: [EngineSpec; 2], variant: Variant, games: u64, out: PathBuf) 
         margin: Duration::from_millis(200),
         stall: Duration::from_secs(10),
         out: Some(out),
+        resume: false,
         log_dir: None,
         sprt: None,
         quiet: true,
@@ -195,4 +196,33 @@ fn the_length_limit_draws_and_the_sprt_stops_a_lopsided_match() {
     assert_eq!(summary.verdict, Some(arena::stats::Verdict::H1), "{}", summary.text(&cfg));
     assert!(summary.tally.games() < 60, "stopped after {} games", summary.tally.games());
     assert!(summary.json(&cfg).contains("\"verdict\":\"H1\""));
+}
+
+#[test]
+fn an_interrupted_match_resumes_with_the_pairs_it_finished() {
+    let engines = [real("greedy", "greedy"), real("random", "random")];
+    let path = out_file("resume.ljr");
+    let cfg = config(engines.clone(), Variant::Flip, 6, path.clone());
+    let (_, full) = play(&cfg);
+    // Cut the file as a kill would: pair 3 lost its second game and the
+    // record before it is cut in the middle.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut recs = parse_records(&text).unwrap();
+    recs.sort_by_key(|r| r.game);
+    let kept: String = recs[..4].iter().map(|r| format!("{r}\n")).collect();
+    let fifth = recs[4].to_string();
+    std::fs::write(&path, format!("{kept}{}", &fifth[..fifth.len() / 2])).unwrap();
+    let mut more = config(engines.clone(), Variant::Flip, 8, path.clone());
+    more.resume = true;
+    let (summary, records) = play(&more);
+    assert_eq!(summary.tally.games(), 8);
+    assert_eq!(summary.tally.pairs(), 4);
+    // The kept games are untouched; the missing pair was played again from its seed.
+    assert_eq!(records[..4], full[..4]);
+    assert_eq!((records[4].deal.clone(), records[4].seed), (full[4].deal.clone(), full[4].seed));
+    // Records of another match are refused.
+    let mut other = config(engines, Variant::Flip, 8, path);
+    other.resume = true;
+    other.seed = 12;
+    assert!(run(&other).unwrap_err().contains("not from this match"));
 }
