@@ -274,10 +274,12 @@ impl Engine {
         let game = (self.base.clone(), self.history.clone());
         let uniform_belief = self.opts.belief_model == BeliefModel::Uniform;
         let show_belief = self.opts.show_belief;
+        let search_params = self.opts.search_params;
         self.spawn("go", move |searcher, control, out| {
             searcher.set_game(game.0, game.1);
             searcher.uniform_belief = uniform_belief;
             searcher.show_belief = show_belief;
+            searcher.overrides = search_params;
             let result = searcher.go(&pos, &go, &cfg, control, &mut |r| out.send(&r));
             vec![Response::BestMove { action: result.best, ponder: result.ponder }]
         });

@@ -37,6 +37,8 @@ pub struct Options {
     pub belief_model: BeliefModel,
     /// How `go setup` deploys.
     pub setup_style: SetupStyle,
+    /// Changes to the search's tuned constants (for experiments).
+    pub search_params: crate::search::mcts::ParamOverrides,
 }
 
 /// What the search believes about hidden enemy pieces.
@@ -73,6 +75,7 @@ impl Default for Options {
             show_belief: false,
             belief_model: BeliefModel::Inference,
             setup_style: SetupStyle::Scored,
+            search_params: crate::search::mcts::ParamOverrides::default(),
         }
     }
 }
@@ -175,6 +178,7 @@ impl Options {
         v.push(combo("BeliefModel", "inference", &["inference", "uniform"]));
         v.push(combo("SetupStyle", "scored", &["scored", "random"]));
         v.push(OptionSpec { name: "DebugLogFile".into(), kind: OptionKind::Str { default: String::new() } });
+        v.push(OptionSpec { name: "SearchParams".into(), kind: OptionKind::Str { default: String::new() } });
         v
     }
 
@@ -268,6 +272,11 @@ impl Options {
                     let v = raw.trim();
                     self.debug_log_file = if v == "<empty>" { String::new() } else { v.to_owned() };
                     return Ok(Effect::LogFile);
+                }
+                if name == "SearchParams" {
+                    let v = raw.trim();
+                    let v = if v == "<empty>" { "" } else { v };
+                    self.search_params = crate::search::mcts::ParamOverrides::parse(v).map_err(bad)?;
                 }
                 Ok(Effect::None)
             }

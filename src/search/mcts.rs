@@ -55,6 +55,53 @@ impl Params {
     }
 }
 
+/// Changes to the tuned [`Params`], from the `SearchParams` option: words
+/// `cpuct=<f>`, `fpu=<f>`, `priors=<bool>`, `solver=<bool>`,
+/// `playout=<plies>`, separated by spaces (for measuring what each
+/// technique adds).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ParamOverrides {
+    cpuct: Option<f32>,
+    fpu_reduction: Option<f32>,
+    use_priors: Option<bool>,
+    solver: Option<bool>,
+    playout_plies: Option<u32>,
+}
+
+impl ParamOverrides {
+    /// Parses the option's value (empty: no change).
+    ///
+    /// # Errors
+    /// A message naming the word that is not understood.
+    pub fn parse(text: &str) -> Result<ParamOverrides, String> {
+        let mut o = ParamOverrides::default();
+        for word in text.split_whitespace() {
+            let (k, v) = word.split_once('=').ok_or_else(|| format!("'{word}' is not name=value"))?;
+            let bad = || format!("'{word}': bad value");
+            match k {
+                "cpuct" => o.cpuct = Some(v.parse().ok().filter(|x: &f32| x.is_finite() && *x >= 0.0).ok_or_else(bad)?),
+                "fpu" => o.fpu_reduction = Some(v.parse().ok().filter(|x: &f32| x.is_finite()).ok_or_else(bad)?),
+                "priors" => o.use_priors = Some(v.parse().map_err(|_| bad())?),
+                "solver" => o.solver = Some(v.parse().map_err(|_| bad())?),
+                "playout" => o.playout_plies = Some(v.parse().ok().filter(|x| *x <= 200).ok_or_else(bad)?),
+                _ => return Err(format!("unknown search parameter '{k}' (cpuct, fpu, priors, solver, playout)")),
+            }
+        }
+        Ok(o)
+    }
+
+    /// `p` with the overrides applied.
+    pub fn apply(&self, p: Params) -> Params {
+        Params {
+            cpuct: self.cpuct.unwrap_or(p.cpuct),
+            fpu_reduction: self.fpu_reduction.unwrap_or(p.fpu_reduction),
+            use_priors: self.use_priors.unwrap_or(p.use_priors),
+            solver: self.solver.unwrap_or(p.solver),
+            playout_plies: self.playout_plies.unwrap_or(p.playout_plies),
+        }
+    }
+}
+
 /// One step of an iteration's path: the node and the player who moved into
 /// it (`None`: the root before the first flip).
 #[derive(Clone, Copy, Debug)]
@@ -384,5 +431,22 @@ impl SearchWorker for Worker {
 
     fn seldepth(&self) -> u32 {
         self.seldepth
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_params_override_only_what_they_name() {
+        let tuned = Params::for_mode(Mode::Flip);
+        assert_eq!(ParamOverrides::parse("").unwrap().apply(tuned), tuned);
+        let p = ParamOverrides::parse("priors=false  cpuct=3").unwrap().apply(tuned);
+        assert!(!p.use_priors && p.cpuct == 3.0);
+        assert_eq!((p.solver, p.fpu_reduction, p.playout_plies), (tuned.solver, tuned.fpu_reduction, 0));
+        for bad in ["cpuct", "cpuct=x", "cpuct=-1", "solver=maybe", "depth=3", "playout=999"] {
+            assert!(ParamOverrides::parse(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -134,6 +134,8 @@ pub struct Searcher {
     trees: Vec<Tree>,
     /// Constants of the tree search; `None`: those tuned for the rule set.
     pub params: Option<Params>,
+    /// Changes to those constants (the `SearchParams` option).
+    pub overrides: mcts::ParamOverrides,
     /// In classic, believe only the counts (no inference), for measuring
     /// what the inference adds.
     pub uniform_belief: bool,
@@ -251,7 +253,7 @@ impl Searcher {
     }
 
     fn params_for(&self, pos: &Position) -> Params {
-        self.params.unwrap_or_else(|| Params::for_mode(pos.rules().mode))
+        self.overrides.apply(self.params.unwrap_or_else(|| Params::for_mode(pos.rules().mode)))
     }
 
     /// Takes the trees kept from the last search, re-rooted at `pos` where

@@ -18,13 +18,9 @@ GAMES=${GAMES:-400}
 VARIANTS=${VARIANTS:-"flip open"}
 LINES=${LINES:-"random greedy flat self"}
 mkdir -p "$OUT"
-if [ -z "${KEEP_BIN:-}" ] || [ ! -x "$OUT/bin/luzhanqi" ]; then
-  cargo build --release --quiet
-  # Copies, so that rebuilding during the hours this runs changes nothing.
-  mkdir -p "$OUT/bin"
-  cp target/release/luzhanqi target/release/arena "$OUT/bin/"
-  git rev-parse --short HEAD > "$OUT/bin/COMMIT"
-fi
+# shellcheck source=tools/scripts/bin.sh
+. tools/scripts/bin.sh
+prepare_bin "$OUT"
 ENGINE=$OUT/bin/luzhanqi
 ARENA=$OUT/bin/arena
 common=(--games "$GAMES" --concurrency 2 --seed 1)
