@@ -8,6 +8,8 @@
 //! The belief is rebuilt from scratch from the position the history starts
 //! at and the history itself, so the engine never needs anything else.
 
+pub mod evidence;
+mod evidence_table;
 pub mod sampler;
 
 use std::fmt;

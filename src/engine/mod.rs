@@ -275,11 +275,13 @@ impl Engine {
         let uniform_belief = self.opts.belief_model == BeliefModel::Uniform;
         let show_belief = self.opts.show_belief;
         let search_params = self.opts.search_params;
+        let soft_evidence = self.opts.soft_evidence;
         self.spawn("go", move |searcher, control, out| {
             searcher.set_game(game.0, game.1);
             searcher.uniform_belief = uniform_belief;
             searcher.show_belief = show_belief;
             searcher.overrides = search_params;
+            searcher.soft_evidence = soft_evidence;
             let result = searcher.go(&pos, &go, &cfg, control, &mut |r| out.send(&r));
             vec![Response::BestMove { action: result.best, ponder: result.ponder }]
         });
@@ -343,7 +345,11 @@ impl Engine {
                 Err(_) => crate::belief::Belief::new(&self.pos, viewer),
             };
             let mut r = rng(1);
-            for (at, p) in crate::belief::marginals(&belief, None, crate::search::BELIEF_SAMPLES, &mut r) {
+            let weights = self
+                .opts
+                .soft_evidence
+                .then(|| crate::belief::evidence::EvidenceModel::shipped().weights(&belief, self.pos.ply()));
+            for (at, p) in crate::belief::marginals(&belief, weights, crate::search::BELIEF_SAMPLES, &mut r) {
                 let line = Response::Belief(crate::search::belief_line(at, &p)).to_string();
                 self.send(Response::Text(line.replacen("info belief", "belief", 1)));
             }

@@ -37,6 +37,8 @@ pub struct Options {
     pub belief_model: BeliefModel,
     /// How `go setup` deploys.
     pub setup_style: SetupStyle,
+    /// Weigh the belief by soft evidence (`classic`).
+    pub soft_evidence: bool,
     /// Changes to the search's tuned constants (for experiments).
     pub search_params: crate::search::mcts::ParamOverrides,
 }
@@ -75,6 +77,7 @@ impl Default for Options {
             show_belief: false,
             belief_model: BeliefModel::Inference,
             setup_style: SetupStyle::Scored,
+            soft_evidence: true,
             search_params: crate::search::mcts::ParamOverrides::default(),
         }
     }
@@ -176,6 +179,7 @@ impl Options {
         }
         v.push(check("ShowBelief", d.show_belief));
         v.push(combo("BeliefModel", "inference", &["inference", "uniform"]));
+        v.push(check("SoftEvidence", d.soft_evidence));
         v.push(combo("SetupStyle", "scored", &["scored", "random"]));
         v.push(OptionSpec { name: "DebugLogFile".into(), kind: OptionKind::Str { default: String::new() } });
         v.push(OptionSpec { name: "SearchParams".into(), kind: OptionKind::Str { default: String::new() } });
@@ -231,6 +235,7 @@ impl Options {
                 match name {
                     "Ponder" => self.ponder = v,
                     "ShowBelief" => self.show_belief = v,
+                    "SoftEvidence" => self.soft_evidence = v,
                     _ => {}
                 }
                 Ok(Effect::None)

@@ -141,6 +141,9 @@ pub struct Searcher {
     pub uniform_belief: bool,
     /// In classic, report the belief (`info belief`) before answering.
     pub show_belief: bool,
+    /// In classic, weigh sampled worlds by the soft evidence (where pieces
+    /// started, how they behaved) on top of the hard facts.
+    pub soft_evidence: bool,
     game: Option<(Position, Vec<Token>)>,
 }
 
@@ -288,14 +291,16 @@ impl Searcher {
             // A classic view: information-set search over sampled worlds.
             let belief = self.belief_for(pos, viewer);
             let mut r = rng(cfg.seed ^ 0x5a5a_5a5a);
-            if let Some(sampler) = WorldSampler::new(&belief, None, &mut r) {
+            let weights = (self.soft_evidence && !self.uniform_belief)
+                .then(|| crate::belief::evidence::EvidenceModel::shipped().weights(&belief, pos.ply()));
+            if let Some(sampler) = WorldSampler::new(&belief, weights.clone(), &mut r) {
                 self.trees.clear();
                 let trees = (0..threads).map(|_| Tree::new(pos.clone(), cap)).collect();
                 let (result, _) = run(pos, go, cfg, control, report, trees, |tree, seed| {
                     IsWorker::new(tree, rng(seed), params, belief.clone(), sampler.clone())
                 });
                 if self.show_belief {
-                    for (at, p) in crate::belief::marginals(&belief, None, BELIEF_SAMPLES, &mut r) {
+                    for (at, p) in crate::belief::marginals(&belief, weights, BELIEF_SAMPLES, &mut r) {
                         report(Response::Belief(belief_line(at, &p)));
                     }
                 }

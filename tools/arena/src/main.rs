@@ -51,7 +51,33 @@ enum Sub {
         /// Score every N-th move of that side.
         #[arg(long, default_value_t = 1)]
         every: usize,
+        /// The soft evidence's exponents, START,BEHAVIOUR (default: the engine's).
+        #[arg(long, value_parser = parse_gammas)]
+        gamma: Option<(f32, f32)>,
+        /// Count the soft evidence from these records instead of using the
+        /// engine's shipped counts.
+        #[arg(long = "counts-from", num_args = 1..)]
+        counts_from: Vec<PathBuf>,
     },
+    /// Count the soft evidence about enemy pieces (start cells, behaviour)
+    /// in classic records, written as the engine's table.
+    Evidence {
+        /// The record files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Count at every N-th move of each side.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Write the Rust table here (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+fn parse_gammas(s: &str) -> Result<(f32, f32), String> {
+    let (a, b) = s.split_once(',').ok_or("START,BEHAVIOUR")?;
+    let f = |x: &str| x.trim().parse::<f32>().map_err(|e| format!("'{x}': {e}"));
+    Ok((f(a)?, f(b)?))
 }
 
 #[derive(clap::Args)]
@@ -201,12 +227,48 @@ fn replay(file: &PathBuf, opts: &ReplayOptions) -> Result<(), String> {
     if bad > 0 { Err(format!("{bad} records disagree with the rules")) } else { Ok(()) }
 }
 
-fn belief(file: &PathBuf, engine: Option<&str>, every: usize) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let records = parse_records(&text)?;
-    let report = arena::belief_eval::evaluate(&records, engine, every)?;
+fn read_records(files: &[PathBuf]) -> Result<Vec<arena::record::GameRecord>, String> {
+    let mut all = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        all.extend(parse_records(&text).map_err(|e| format!("{}: {e}", file.display()))?);
+    }
+    Ok(all)
+}
+
+fn belief(
+    file: &PathBuf,
+    engine: Option<&str>,
+    every: usize,
+    gamma: Option<(f32, f32)>,
+    counts_from: &[PathBuf],
+) -> Result<(), String> {
+    use luzhanqi::belief::evidence::{EvidenceCounts, GAMMA_BEHAVIOUR, GAMMA_START};
+    let records = read_records(std::slice::from_ref(file))?;
+    let counts = if counts_from.is_empty() {
+        EvidenceCounts::shipped()
+    } else {
+        arena::belief_eval::count_evidence(&read_records(counts_from)?, 1)?
+    };
+    let (gs, gb) = gamma.unwrap_or((GAMMA_START, GAMMA_BEHAVIOUR));
+    let report = arena::belief_eval::evaluate(&records, engine, every, &counts.model(gs, gb))?;
     println!("{}", report.text());
     Ok(())
+}
+
+fn evidence(files: &[PathBuf], every: usize, out: Option<&PathBuf>) -> Result<(), String> {
+    let records = read_records(files)?;
+    let counts = arena::belief_eval::count_evidence(&records, every)?;
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let provenance = format!("Counted from {} games: {}", records.len(), names.join(" "));
+    let text = counts.to_rust(&provenance);
+    match out {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -220,7 +282,10 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Sub::Replay { file, viewer, game, boards }) => replay(&file, &ReplayOptions { viewer, game, boards }),
-        Some(Sub::Belief { file, engine, every }) => belief(&file, engine.as_deref(), every),
+        Some(Sub::Belief { file, engine, every, gamma, counts_from }) => {
+            belief(&file, engine.as_deref(), every, gamma, &counts_from)
+        }
+        Some(Sub::Evidence { files, every, out }) => evidence(&files, every, out.as_ref()),
         None => play(cli.play, &engine_groups(&matches)),
     };
     match result {

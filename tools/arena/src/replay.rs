@@ -179,7 +179,7 @@ pub fn replay_game(rec: &GameRecord, opts: &ReplayOptions, out: &mut String) -> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::record::{PlyRecord, parse_records};
     use crate::referee::Deal;
@@ -188,7 +188,7 @@ mod tests {
     use rand::RngExt;
 
     /// Plays a random game through a referee and writes its record.
-    fn random_record(variant: Variant, seed: u64, max_plies: u32) -> GameRecord {
+    pub(crate) fn random_record(variant: Variant, seed: u64, max_plies: u32) -> GameRecord {
         let rules = variant.rules();
         let mut r = rng(seed);
         let (mut referee, deal, setups) = if rules.has_deployment() {
