@@ -139,6 +139,14 @@ impl Deployment {
             .filter_map(|p| self.kinds[p.index()].map(|k| (p, Piece::new(self.colour, k))))
     }
 
+    /// This deployment with the pieces on `a` and `b` exchanged, if that
+    /// is still legal.
+    pub fn swapped(&self, a: Point, b: Point) -> Option<Deployment> {
+        let mut d = self.clone();
+        d.kinds.swap(a.index(), b.index());
+        d.check().ok().map(|()| d)
+    }
+
     /// A random legal deployment, drawn in stages: the flag on one of the two
     /// HQs, the mines among the free points of the last two ranks, the bombs
     /// among the free points off the front rank, then every other piece on a

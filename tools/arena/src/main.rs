@@ -51,6 +51,9 @@ enum Sub {
         /// Score every N-th move of that side.
         #[arg(long, default_value_t = 1)]
         every: usize,
+        /// Only the games numbered in this range, FIRST-LAST.
+        #[arg(long, value_parser = parse_range)]
+        games: Option<(u64, u64)>,
         /// The soft evidence's exponents, START,BEHAVIOUR (default: the engine's).
         #[arg(long, value_parser = parse_gammas)]
         gamma: Option<(f32, f32)>,
@@ -68,10 +71,19 @@ enum Sub {
         /// Count at every N-th move of each side.
         #[arg(long, default_value_t = 1)]
         every: usize,
+        /// Only the games numbered in this range, FIRST-LAST.
+        #[arg(long, value_parser = parse_range)]
+        games: Option<(u64, u64)>,
         /// Write the Rust table here (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
     },
+}
+
+fn parse_range(s: &str) -> Result<(u64, u64), String> {
+    let (a, b) = s.split_once('-').ok_or("FIRST-LAST")?;
+    let f = |x: &str| x.trim().parse::<u64>().map_err(|e| format!("'{x}': {e}"));
+    Ok((f(a)?, f(b)?))
 }
 
 fn parse_gammas(s: &str) -> Result<(f32, f32), String> {
@@ -227,40 +239,45 @@ fn replay(file: &PathBuf, opts: &ReplayOptions) -> Result<(), String> {
     if bad > 0 { Err(format!("{bad} records disagree with the rules")) } else { Ok(()) }
 }
 
-fn read_records(files: &[PathBuf]) -> Result<Vec<arena::record::GameRecord>, String> {
+fn read_records(files: &[PathBuf], games: Option<(u64, u64)>) -> Result<Vec<arena::record::GameRecord>, String> {
     let mut all = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         all.extend(parse_records(&text).map_err(|e| format!("{}: {e}", file.display()))?);
     }
+    all.retain(|r| games.is_none_or(|(a, b)| (a..=b).contains(&r.game)));
     Ok(all)
 }
 
-fn belief(
-    file: &PathBuf,
-    engine: Option<&str>,
+/// What `arena belief` scores and how.
+struct BeliefArgs {
+    engine: Option<String>,
     every: usize,
+    games: Option<(u64, u64)>,
     gamma: Option<(f32, f32)>,
-    counts_from: &[PathBuf],
-) -> Result<(), String> {
+    counts_from: Vec<PathBuf>,
+}
+
+fn belief(file: &PathBuf, a: &BeliefArgs) -> Result<(), String> {
     use luzhanqi::belief::evidence::{EvidenceCounts, GAMMA_BEHAVIOUR, GAMMA_START};
-    let records = read_records(std::slice::from_ref(file))?;
-    let counts = if counts_from.is_empty() {
+    let records = read_records(std::slice::from_ref(file), a.games)?;
+    let counts = if a.counts_from.is_empty() {
         EvidenceCounts::shipped()
     } else {
-        arena::belief_eval::count_evidence(&read_records(counts_from)?, 1)?
+        arena::belief_eval::count_evidence(&read_records(&a.counts_from, None)?, 1)?
     };
-    let (gs, gb) = gamma.unwrap_or((GAMMA_START, GAMMA_BEHAVIOUR));
-    let report = arena::belief_eval::evaluate(&records, engine, every, &counts.model(gs, gb))?;
+    let (gs, gb) = a.gamma.unwrap_or((GAMMA_START, GAMMA_BEHAVIOUR));
+    let report = arena::belief_eval::evaluate(&records, a.engine.as_deref(), a.every, &counts.model(gs, gb))?;
     println!("{}", report.text());
     Ok(())
 }
 
-fn evidence(files: &[PathBuf], every: usize, out: Option<&PathBuf>) -> Result<(), String> {
-    let records = read_records(files)?;
+fn evidence(files: &[PathBuf], every: usize, games: Option<(u64, u64)>, out: Option<&PathBuf>) -> Result<(), String> {
+    let records = read_records(files, games)?;
     let counts = arena::belief_eval::count_evidence(&records, every)?;
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    let provenance = format!("Counted from {} games: {}", records.len(), names.join(" "));
+    let range = games.map_or(String::new(), |(a, b)| format!(" (games {a}-{b})"));
+    let provenance = format!("Counted from {} games: {}{range}", records.len(), names.join(" "));
     let text = counts.to_rust(&provenance);
     match out {
         Some(path) => std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display())),
@@ -282,10 +299,10 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Sub::Replay { file, viewer, game, boards }) => replay(&file, &ReplayOptions { viewer, game, boards }),
-        Some(Sub::Belief { file, engine, every, gamma, counts_from }) => {
-            belief(&file, engine.as_deref(), every, gamma, &counts_from)
+        Some(Sub::Belief { file, engine, every, games, gamma, counts_from }) => {
+            belief(&file, &BeliefArgs { engine, every, games, gamma, counts_from })
         }
-        Some(Sub::Evidence { files, every, out }) => evidence(&files, every, out.as_ref()),
+        Some(Sub::Evidence { files, every, games, out }) => evidence(&files, every, games, out.as_ref()),
         None => play(cli.play, &engine_groups(&matches)),
     };
     match result {
