@@ -94,5 +94,42 @@ pub fn evaluate(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>) -
         let count = f32::from(pos.on_board(us)) - f32::from(pos.on_board(them));
         score = (1.0 - a) * score + a * (count * 2.0).tanh();
     }
+    if rules.quiet_limit > 0 && rules.mode == Mode::Classic && rules.quiet_result == QuietResult::Draw {
+        // The quiet limit draws: an edge is worth less the nearer it comes,
+        // so the side ahead presses for a capture and the side behind
+        // stalls.
+        let a = (f32::from(pos.quiet()) / f32::from(rules.quiet_limit)).powi(2);
+        score *= 1.0 - a;
+    }
     score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn eval_at_quiet(pos: &Position, quiet: u16) -> f32 {
+        let mut setup = pos.to_setup();
+        setup.quiet = quiet;
+        let p = Position::from_setup(&setup, *pos.rules()).expect("valid");
+        let mut actions = Vec::new();
+        p.legal_actions(&mut actions);
+        evaluate(&p, &actions, &mut Vec::new())
+    }
+
+    #[test]
+    fn an_edge_fades_towards_a_drawing_quiet_limit() {
+        // Seeded games until one side is clearly ahead.
+        let pos = (0..50)
+            .map(|seed| crate::bench::seeded_position(Rules::CLASSIC, seed, 150))
+            .find(|p| p.outcome().is_none() && eval_at_quiet(p, 0).abs() > 0.2)
+            .expect("an uneven position");
+        let (fresh, half, late) = (eval_at_quiet(&pos, 0), eval_at_quiet(&pos, 60), eval_at_quiet(&pos, 110));
+        assert!(fresh.abs() > half.abs() && half.abs() > late.abs(), "{fresh} {half} {late}");
+        assert_eq!(fresh.signum(), late.signum());
+        // Where the quiet limit is decided otherwise (open keeps its edge), nothing fades.
+        let open = Position::from_setup(&pos.to_setup(), Rules::OPEN).expect("valid in open");
+        assert_eq!(eval_at_quiet(&open, 0), eval_at_quiet(&open, 110));
+    }
 }
