@@ -62,6 +62,10 @@ fn score(report: &mut Score, probs: &[f32; 12], truth: luzhanqi::Kind) {
 /// One moment of a recorded game: the side to move's belief, rebuilt from
 /// what it was told, its view, and the truth.
 pub struct Moment<'a> {
+    /// The side to move's start (its own pieces named, the enemy's hidden).
+    pub base: &'a luzhanqi::Position,
+    /// What it was told since.
+    pub told: &'a [luzhanqi::Token],
     /// The belief of the side to move.
     pub belief: &'a Belief,
     /// What it saw.
@@ -106,7 +110,8 @@ pub fn walk(
                     };
                     let (belief, view) =
                         Belief::from_history(&base, mover, referee.told(mover)).map_err(|e| e.to_string())?;
-                    visit(&Moment { belief: &belief, view: &view, truth: referee.truth() });
+                    let told = referee.told(mover);
+                    visit(&Moment { base: &base, told, belief: &belief, view: &view, truth: referee.truth() });
                 }
             }
             referee.play(action_of(p.token)).map_err(|e| format!("game {}: {e}", rec.game))?;
@@ -214,6 +219,62 @@ mod tests {
         assert_eq!((flags, counts.start[hq][Kind::Flag.index()]), (8, 8));
         let moments: u32 = counts.behaviour.iter().flatten().flatten().sum();
         assert!(moments > 4 * 100 * 10, "{moments}");
+    }
+
+    /// Replays what the viewer was told in a complete world: every action
+    /// must be legal there and every outcome and reveal the same.
+    fn explains(world: &luzhanqi::Position, told: &[luzhanqi::Token]) -> Result<(), String> {
+        use luzhanqi::{Action, Token};
+        let mut w = world.clone();
+        for t in told {
+            match *t {
+                Token::Attack { from, to, outcome, .. } => {
+                    let a = Action::attack(from, to);
+                    let o = w.attack_outcome(from, to).ok_or("unknown kinds in a world")?;
+                    if !w.is_legal(a) || o != outcome {
+                        return Err(format!("{t}: the world gives {o:?} (legal: {})", w.is_legal(a)));
+                    }
+                    w.play_attack(from, to, o, None);
+                }
+                Token::Action(a) => {
+                    if !w.is_legal(a) {
+                        return Err(format!("{a} illegal in the world"));
+                    }
+                    w.play_known(a, None);
+                }
+                Token::Show { at, piece } => {
+                    if w.cell(at).piece() != Some(piece) {
+                        return Err(format!("{t}: the world has {:?}", w.cell(at)));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn worlds_sampled_with_soft_evidence_explain_the_referees_histories() {
+        use luzhanqi::belief::sampler::WorldSampler;
+        let records: Vec<GameRecord> = (0..6).map(|s| random_record(luzhanqi::Variant::Classic, 40 + s, 250)).collect();
+        let model = EvidenceModel::shipped();
+        let mut r = rng(3);
+        let mut checked = 0;
+        walk(&records, None, 9, &mut |_| {}, &mut |m| {
+            let enemy = m.belief.viewer.opposite();
+            let weights = model.weights(m.belief, m.view.ply());
+            let mut sampler = WorldSampler::new(m.belief, Some(weights), &mut r).expect("a consistent world");
+            for _ in 0..5 {
+                let assign = sampler.next(&mut r).to_vec();
+                let mut world = m.base.clone();
+                for (e, k) in m.belief.pieces.iter().zip(&assign) {
+                    world.reveal(e.start.expect("history from ply 0"), luzhanqi::Piece::new(enemy, *k));
+                }
+                explains(&world, m.told).unwrap_or_else(|e| panic!("ply {}: {e}", m.view.ply()));
+                checked += 1;
+            }
+        })
+        .unwrap();
+        assert!(checked > 300, "{checked}");
     }
 
     #[test]
