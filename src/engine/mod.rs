@@ -327,9 +327,13 @@ impl Engine {
             ));
         }
         let colour = colour.or(self.pos.side_to_move()).unwrap_or(Colour::Red);
-        let d = match self.opts.setup_style {
-            SetupStyle::Scored => crate::players::setup::scored(colour, &mut self.setup_rng),
-            SetupStyle::Random => Deployment::random(colour, &mut self.setup_rng),
+        // The random player is random in its deployment too.
+        let random =
+            self.opts.setup_style == SetupStyle::Random || self.opts.player == crate::players::PlayerKind::Random;
+        let d = if random {
+            Deployment::random(colour, &mut self.setup_rng)
+        } else {
+            crate::players::setup::scored(colour, &mut self.setup_rng)
         };
         self.send(Response::BestSetup(d));
     }
