@@ -43,6 +43,61 @@ pub struct GameSpec {
     pub margin: Duration,
     /// How long to wait for answers that have no time limit.
     pub stall: Duration,
+    /// Adjudicate a game both engines agree is lost.
+    pub resign: Option<Resign>,
+}
+
+/// `--resign movecount=N score=CP`: a game ends when one engine has
+/// reported a score of at least CP for its last N moves and the other one
+/// at most −CP for its last N moves (scores from each mover's view, the
+/// last `info` line before each `bestmove`); the side ahead wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resign {
+    /// Consecutive moves of each engine.
+    pub movecount: u32,
+    /// Centipawns.
+    pub score: i32,
+}
+
+impl std::str::FromStr for Resign {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Resign, String> {
+        let mut r = Resign { movecount: 0, score: 0 };
+        for word in s.split_whitespace() {
+            let (k, v) = word.split_once('=').ok_or_else(|| format!("'{word}' is not key=value"))?;
+            let bad = |e: std::num::ParseIntError| format!("'{word}': {e}");
+            match k {
+                "movecount" => r.movecount = v.parse().map_err(bad)?,
+                "score" => r.score = v.parse().map_err(bad)?,
+                _ => return Err(format!("unknown key '{k}' (movecount, score)")),
+            }
+        }
+        if r.movecount == 0 || r.score <= 0 {
+            return Err("give movecount=N score=CP, both above 0".to_owned());
+        }
+        Ok(r)
+    }
+}
+
+/// Each engine's run of confident scores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResignTally {
+    /// Per seat: consecutive moves with a score of at least +CP.
+    ahead: [u32; 2],
+    /// Per seat: consecutive moves with a score of at most −CP.
+    behind: [u32; 2],
+}
+
+impl ResignTally {
+    /// Counts `seat`'s move with its reported `cp` (`None`: no score) and
+    /// returns the seat that wins by adjudication, if any.
+    pub fn record(&mut self, rule: Resign, seat: usize, cp: Option<i32>) -> Option<usize> {
+        let cp = cp.unwrap_or(0);
+        self.ahead[seat] = if cp >= rule.score { self.ahead[seat] + 1 } else { 0 };
+        self.behind[seat] = if cp <= -rule.score { self.behind[seat] + 1 } else { 0 };
+        (0..2).find(|&s| self.ahead[s] >= rule.movecount && self.behind[1 - s] >= rule.movecount)
+    }
 }
 
 /// The `Seed` option value for a pair seed (1 ..= 2^32 - 1; 0 would mean
@@ -108,6 +163,7 @@ struct Game<'a> {
     /// Seats whose engine may still be searching (lost on time).
     busy: [bool; 2],
     rec: GameRecord,
+    resign: ResignTally,
 }
 
 impl Game<'_> {
@@ -228,14 +284,15 @@ impl Game<'_> {
         let sent = Instant::now();
         let deadline = sent + allowed.unwrap_or(stall);
         let mut complaint = None;
+        let mut cp = None;
         let received = loop {
             match e.recv(deadline) {
                 Ok((line, at)) if line.starts_with("bestmove") => break Ok((line, at)),
-                Ok((line, _)) => {
-                    if matches!(parse_response(&line), Ok(r) if r.is_error()) {
-                        complaint = Some(line);
-                    }
-                }
+                Ok((line, _)) => match parse_response(&line) {
+                    Ok(r) if r.is_error() => complaint = Some(line),
+                    Ok(Response::Info(info)) => cp = info.score.map(|s| s.cp).or(cp),
+                    _ => {}
+                },
                 Err(err) => break Err(err),
             }
         };
@@ -286,6 +343,16 @@ impl Game<'_> {
         }
         let ms = elapsed.as_millis() as u64;
         self.rec.plies.push(PlyRecord { colour: ply.mover, token: ply.token, reveals: ply.reveals, ms });
+        if let Some(rule) = self.spec.resign
+            && referee.outcome().is_none()
+            && let Some(winner) = self.resign.record(rule, seat, cp)
+        {
+            let detail = format!(
+                "{} wins by adjudication: {} moves each at {:+} cp or beyond",
+                self.names[winner], rule.movecount, rule.score
+            );
+            return Err(End { winner_seat: Some(winner), termination: Termination::Resign, detail, illegal: None });
+        }
         Ok(())
     }
 
@@ -331,7 +398,16 @@ pub fn play(
         max_plies: spec.max_plies,
         ..GameRecord::new(spec.game, spec.pair, spec.variant)
     };
-    let mut game = Game { spec, engines, names: [name_of(0), name_of(1)], red_seat, clocks, busy: [false; 2], rec };
+    let mut game = Game {
+        spec,
+        engines,
+        names: [name_of(0), name_of(1)],
+        red_seat,
+        clocks,
+        busy: [false; 2],
+        rec,
+        resign: ResignTally::default(),
+    };
     let end = game.run(specs, log.clone()).unwrap_or_else(|end| end);
     game.tidy(&end);
     let red_seat = game.red_seat;
@@ -347,4 +423,32 @@ pub fn play(
         l.flush();
     }
     (rec, red_seat)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resignation_needs_both_engines_to_agree_long_enough() {
+        let rule: Resign = "movecount=3 score=500".parse().unwrap();
+        assert!("movecount=0 score=500".parse::<Resign>().is_err());
+        assert!("moves=3".parse::<Resign>().is_err());
+        let mut t = ResignTally::default();
+        // Seat 0 is sure it wins; seat 1 agrees only from its second move.
+        assert_eq!(t.record(rule, 0, Some(700)), None);
+        assert_eq!(t.record(rule, 1, Some(-100)), None);
+        assert_eq!(t.record(rule, 0, Some(800)), None);
+        assert_eq!(t.record(rule, 1, Some(-600)), None);
+        assert_eq!(t.record(rule, 0, Some(900)), None);
+        assert_eq!(t.record(rule, 1, Some(-600)), None);
+        assert_eq!(t.record(rule, 0, None), None, "no score breaks the run");
+        let mut t = ResignTally::default();
+        for _ in 0..2 {
+            assert_eq!(t.record(rule, 1, Some(10_000)), None);
+            assert_eq!(t.record(rule, 0, Some(-500)), None);
+        }
+        assert_eq!(t.record(rule, 1, Some(600)), None);
+        assert_eq!(t.record(rule, 0, Some(-700)), Some(1));
+    }
 }

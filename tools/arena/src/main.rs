@@ -144,6 +144,10 @@ struct MatchArgs {
     /// Write one protocol log per game (both engines' exchange and stderr) into this folder.
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Adjudicate a game when one engine's score has been at least +CP and
+    /// the other's at most -CP for their last N moves each: "movecount=N score=CP".
+    #[arg(long)]
+    resign: Option<arena::game::Resign>,
     /// Stop when a sequential test decides: "elo0=0 elo1=10 alpha=0.05 beta=0.05".
     #[arg(long)]
     sprt: Option<Sprt>,
@@ -204,6 +208,7 @@ fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, Str
         resume: a.resume,
         log_dir: a.log,
         sprt: a.sprt,
+        resign: a.resign,
         quiet: a.quiet,
     })
 }

@@ -52,13 +52,16 @@ pub enum Termination {
     /// An engine did not answer a command it must answer at once, or a
     /// move without a time limit within the stall timeout.
     Stall,
+    /// Both engines agreed for long enough that one side is winning
+    /// (`--resign`): a loss for the other.
+    Resign,
     /// The referee failed (a bug): the game has no result.
     Error,
 }
 
 impl Termination {
     /// Every termination, in report order.
-    pub const ALL: [Termination; 10] = [
+    pub const ALL: [Termination; 11] = [
         Termination::Flag,
         Termination::NoAction,
         Termination::QuietLimit,
@@ -68,6 +71,7 @@ impl Termination {
         Termination::Time,
         Termination::Crash,
         Termination::Stall,
+        Termination::Resign,
         Termination::Error,
     ];
 
@@ -83,6 +87,7 @@ impl Termination {
             Termination::Time => "time",
             Termination::Crash => "crash",
             Termination::Stall => "stall",
+            Termination::Resign => "resign",
             Termination::Error => "error",
         }
     }

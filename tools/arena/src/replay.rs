@@ -70,7 +70,9 @@ fn check_end(rec: &GameRecord, referee: &Referee) -> Result<&'static str, String
             }
         }
         Termination::BadSetup => Err("badsetup after play started".to_owned()),
-        Termination::Time | Termination::Crash | Termination::Stall => Ok("adjudicated by the arena (not re-judged)"),
+        Termination::Time | Termination::Crash | Termination::Stall | Termination::Resign => {
+            Ok("adjudicated by the arena (not re-judged)")
+        }
         Termination::Error => Ok("no result"),
         Termination::Flag | Termination::NoAction | Termination::QuietLimit => unreachable!("handled above"),
     }

@@ -58,6 +58,8 @@ pub struct MatchConfig {
     pub log_dir: Option<PathBuf>,
     /// A sequential test that may stop the match.
     pub sprt: Option<Sprt>,
+    /// Adjudicate games both engines agree are decided.
+    pub resign: Option<crate::game::Resign>,
     /// No progress line and no text summary (the JSON line only).
     pub quiet: bool,
 }
@@ -435,6 +437,7 @@ fn worker(
                 max_plies: cfg.max_plies,
                 margin: cfg.margin,
                 stall: cfg.stall,
+                resign: cfg.resign,
             };
             let log = cfg.log_dir.as_ref().and_then(|dir| {
                 let path = dir.join(format!("game-{:05}.log", index + 1));

@@ -83,6 +83,7 @@ fn config(engines: [EngineSpec; 2], variant: Variant, games: u64, out: PathBuf) 
         resume: false,
         log_dir: None,
         sprt: None,
+        resign: None,
         quiet: true,
     }
 }
