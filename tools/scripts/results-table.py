@@ -8,18 +8,33 @@ out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "results/search")
 stamp = out / "bin" / "COMMIT"
 commit = stamp.read_text().strip() if stamp.exists() else subprocess.run(
     ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-print("| variant | opponent | time control | games | W-D-L | score (95%) | Elo (95%) |")
-print("|---|---|---|---|---|---|---|")
+print("| variant | opponent | limits | games | W-D-L | score (95%) | Elo (95%) | time losses | adjudicated |")
+print("|---|---|---|---|---|---|---|---|---|")
 for txt in sorted(out.glob("*.txt")):
     lines = [l for l in txt.read_text().splitlines() if l.startswith("{")]
     if not lines:
         continue
     j = json.loads(lines[-1])
     cmd = (txt.with_suffix(".cmd")).read_text().strip() if txt.with_suffix(".cmd").exists() else ""
-    tc = "400 vs 100 ms/move" if "movetime=400" in cmd else ("200 ms/move" if "--movetime 200" in cmd else "100 ms/move")
-    elo = "inf" if j["elo"] is None else f'{j["elo"]:+.0f}'
+    words = cmd.split()
+    if "movetime=400" in cmd:
+        tc = "400 vs 100 ms/move"
+    elif "--movetime" in words:
+        tc = f'{words[words.index("--movetime") + 1]} ms/move'
+    elif "--nodes" in words:
+        tc = f'{words[words.index("--nodes") + 1]} iterations/move'
+    else:
+        tc = "?"
+    terms = j.get("terminations", {})
+    time_losses = sum(terms.get("time", [0, 0, 0])[:2])
+    resigned = sum(terms.get("resign", [0, 0, 0])[:2])
     lo = "-inf" if j["elo_lo"] is None else f'{j["elo_lo"]:+.0f}'
     hi = "+inf" if j["elo_hi"] is None else f'{j["elo_hi"]:+.0f}'
+    if j["elo"] is None:
+        elo = "+inf" if j["score"] >= 0.5 else "-inf"
+    else:
+        elo = f'{j["elo"]:+.0f} [{lo}, {hi}]'
     print(f'| {j["variant"]} | {j["engines"][1]} | {tc} | {j["games"]} | {j["wins"]}-{j["draws"]}-{j["losses"]} | '
-          f'{100*j["score"]:.1f}% ({100*j["score_lo"]:.1f}..{100*j["score_hi"]:.1f}) | {elo} [{lo}, {hi}] |')
+          f'{100*j["score"]:.1f}% ({100*j["score_lo"]:.1f}..{100*j["score_hi"]:.1f}) | {elo} | '
+          f'{time_losses} | {resigned} |')
 print(f"\nBinaries of commit {commit}; commands in {out}/*.cmd.")
