@@ -23,7 +23,7 @@ mkdir -p "$OUT"
 prepare_bin "$OUT"
 ENGINE=$OUT/bin/luzhanqi
 ARENA=$OUT/bin/arena
-common=(--games "$GAMES" --concurrency 2 --seed 1)
+common=(--games "$GAMES" --concurrency "${CONCURRENCY:-2}" --seed 1)
 mcts() { echo "name=$1" "cmd=$ENGINE" option.MoveOverhead=10 "${@:2}"; }
 for v in $VARIANTS; do
   for line in $LINES; do
