@@ -448,7 +448,10 @@ mod tests {
         assert_eq!(ParamOverrides::parse("").unwrap().apply(tuned), tuned);
         let p = ParamOverrides::parse("priors=false  cpuct=3").unwrap().apply(tuned);
         assert!(!p.use_priors && p.cpuct == 3.0);
-        assert_eq!((p.solver, p.fpu_reduction, p.playout_plies), (tuned.solver, tuned.fpu_reduction, 0));
+        assert_eq!(
+            (p.solver, p.fpu_reduction, p.playout_plies),
+            (tuned.solver, tuned.fpu_reduction, tuned.playout_plies)
+        );
         for bad in ["cpuct", "cpuct=x", "cpuct=-1", "solver=maybe", "depth=3", "playout=999"] {
             assert!(ParamOverrides::parse(bad).is_err(), "{bad}");
         }
