@@ -10,7 +10,7 @@
 
 use super::SearchWorker;
 use super::leaf::{LeafEval, for_red};
-use super::mcts::Params;
+use super::mcts::{Params, Step};
 use super::priors;
 use super::tree::{Edge, NONE, Proven, Tree, label_action};
 use crate::action::{Action, ActionKind};
@@ -21,7 +21,7 @@ use crate::board::Bitboard;
 use crate::board::Point;
 use crate::combat::Outcome;
 use crate::movegen::ActionSink;
-use crate::piece::{Colour, Kind, Piece};
+use crate::piece::{Colour, Kind};
 use crate::position::Position;
 
 /// Outcome-node labels: the three verdicts, and `+` that took the flag.
@@ -57,12 +57,6 @@ impl LegalSet {
             ActionKind::Flip => false,
         }
     }
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    node: u32,
-    mover: Option<Colour>,
 }
 
 /// One ISMCTS thread.
@@ -117,15 +111,6 @@ impl IsWorker {
         let edges: Vec<Edge> = self.actions.iter().zip(&self.priors).map(|(a, &p)| Edge::new(a.to_u16(), p)).collect();
         self.set_edges(node, edges.into_iter());
         true
-    }
-
-    fn add_child(&mut self, slot: usize, chance: bool) -> Option<u32> {
-        if self.tree.would_overflow(1, 0) {
-            return None;
-        }
-        let child = self.tree.add_node(chance);
-        self.tree.edges[slot].child = child;
-        Some(child)
     }
 
     /// Selection among the edges legal in the world, with availability
@@ -203,7 +188,7 @@ impl IsWorker {
                 let slot = self.tree.nodes[node as usize].first_edge as usize + usize::from(verdict);
                 let child = self.tree.edges[slot].child;
                 if child == NONE {
-                    let Some(c) = self.add_child(slot, false) else {
+                    let Some(c) = self.tree.add_child(slot, false) else {
                         value = self.leaf_eval.value(&world, &mut self.rng).0;
                         break;
                     };
@@ -241,13 +226,13 @@ impl IsWorker {
                 verdict = if flag { FLAG_TAKEN } else { outcome as u16 };
                 world.play_attack(a.from(), a.to(), outcome, None);
                 // The view learns the flag only when it is taken.
-                view.play_attack(a.from(), a.to(), outcome, loser.map(|p: Piece| p));
+                view.play_attack(a.from(), a.to(), outcome, loser);
             } else {
                 world.play_known(a, None);
                 view.play_known(a, None);
             }
             if e.child == NONE {
-                let Some(c) = self.add_child(slot, is_attack) else {
+                let Some(c) = self.tree.add_child(slot, is_attack) else {
                     value = self.leaf_eval.value(&world, &mut self.rng).0;
                     break;
                 };

@@ -109,9 +109,9 @@ impl ParamOverrides {
 /// One step of an iteration's path: the node and the player who moved into
 /// it (`None`: the root before the first flip).
 #[derive(Clone, Copy, Debug)]
-struct Step {
-    node: u32,
-    mover: Option<Colour>,
+pub(super) struct Step {
+    pub(super) node: u32,
+    pub(super) mover: Option<Colour>,
 }
 
 /// One searcher thread's state.
@@ -236,17 +236,6 @@ impl Worker {
         edges.len().saturating_sub(1)
     }
 
-    /// Creates the child of edge `slot` (a global edge index) if the tree
-    /// has room; returns it.
-    fn add_child(&mut self, slot: usize, chance: bool) -> Option<u32> {
-        if self.tree.would_overflow(1, 0) {
-            return None;
-        }
-        let child = self.tree.add_node(chance);
-        self.tree.edges[slot].child = child;
-        Some(child)
-    }
-
     /// One iteration from the root.
     pub fn iterate(&mut self) {
         let mut pos = self.tree.root_pos.clone();
@@ -283,7 +272,7 @@ impl Worker {
                     last.mover = flipper;
                 }
                 if e.child == NONE {
-                    let Some(child) = self.add_child(slot, false) else {
+                    let Some(child) = self.tree.add_child(slot, false) else {
                         value = self.leaf(&pos).0;
                         break;
                     };
@@ -311,7 +300,7 @@ impl Worker {
                 pos.play_known(a, None);
             }
             if e.child == NONE {
-                let Some(child) = self.add_child(slot, is_flip) else {
+                let Some(child) = self.tree.add_child(slot, is_flip) else {
                     if is_flip {
                         if let Some(pc) = pos.sample_pool(&mut self.rng) {
                             pos.play_flip(a.from(), pc);

@@ -222,6 +222,17 @@ impl Tree {
         (self.nodes.len() - 1) as u32
     }
 
+    /// Creates the child of edge `slot` (a global edge index) if the cap
+    /// leaves room for it; returns it.
+    pub fn add_child(&mut self, slot: usize, chance: bool) -> Option<u32> {
+        if self.would_overflow(1, 0) {
+            return None;
+        }
+        let child = self.add_node(chance);
+        self.edges[slot].child = child;
+        Some(child)
+    }
+
     /// The edges of node `n`.
     #[inline]
     pub fn edges_of(&self, n: u32) -> &[Edge] {
