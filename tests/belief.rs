@@ -7,7 +7,7 @@ mod common;
 
 use common::sparse;
 use luzhanqi::belief::sampler::WorldSampler;
-use luzhanqi::belief::{ALL_KINDS, Belief, IMMOBILE, KindSet, has, only};
+use luzhanqi::belief::{ALL_KINDS, Belief, IMMOBILE, KindSet, explains, has, only};
 use luzhanqi::bench::{random_start, rng};
 use luzhanqi::notation::{parse_point, parse_token};
 use luzhanqi::piece::ARMY;
@@ -222,40 +222,6 @@ fn refereed_game(seed: u64, plies: usize, viewer: Colour) -> (Position, Position
     (start.hide_enemy(viewer, Bitboard::EMPTY), start, told)
 }
 
-/// Replays `told` in `world_start` (full knowledge): every action must be
-/// legal and every outcome and reveal the same.
-fn consistent(world_start: &Position, told: &[Token]) -> Result<(), String> {
-    let mut w = world_start.clone();
-    for t in told {
-        match *t {
-            Token::Attack { from, to, outcome, .. } => {
-                let a = luzhanqi::Action::attack(from, to);
-                if !w.is_legal(a) {
-                    return Err(format!("{a} illegal in the world"));
-                }
-                let o = w.attack_outcome(from, to).ok_or("unknown kinds in a world")?;
-                if o != outcome {
-                    return Err(format!("{t}: the world gives {o}"));
-                }
-                w.play_attack(from, to, o, None);
-            }
-            Token::Action(a) => {
-                if !w.is_legal(a) {
-                    return Err(format!("{a} illegal in the world"));
-                }
-                w.play_known(a, None);
-            }
-            Token::Show { at, piece } => {
-                if w.cell(at).piece() != Some(piece) {
-                    return Err(format!("{t}: the world has {:?}", w.cell(at)));
-                }
-            }
-        }
-        // A Marshal removed shows its flag at once: the world must agree.
-    }
-    Ok(())
-}
-
 #[test]
 fn every_sampled_world_explains_the_history() {
     let mut checked = 0;
@@ -288,7 +254,7 @@ fn every_sampled_world_explains_the_history() {
                     let start = e.start.expect("history from ply 0");
                     world_start.reveal(start, Piece::new(enemy, *k));
                 }
-                consistent(&world_start, &told).unwrap_or_else(|e| panic!("seed {seed} viewer {viewer}: {e}"));
+                explains(&world_start, &told).unwrap_or_else(|e| panic!("seed {seed} viewer {viewer}: {e}"));
                 // And the world position matches the view.
                 let w = sampler.world(&view, &belief);
                 w.check_invariants();
@@ -322,4 +288,29 @@ fn world_sampling_speed_is_reported() {
         std::hint::black_box(s.world(&view, &belief));
     }
     assert!(t.elapsed() < std::time::Duration::from_secs(2));
+}
+
+#[test]
+fn the_truth_explains_its_history_and_a_wrong_world_does_not() {
+    let mut caught = 0;
+    for seed in 0..20 {
+        let (_, truth_start, told) = refereed_game(seed, 150, Colour::Red);
+        explains(&truth_start, &told).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        // Swap Blue's flag with each of its movable pieces in turn: the
+        // history stops fitting wherever that piece moved or fought.
+        let flag = truth_start.pieces_of(Colour::Blue, Some(Kind::Flag)).first().unwrap();
+        for other in truth_start.pieces(Colour::Blue) {
+            let k = truth_start.kind_at(other).unwrap();
+            if k == Kind::Flag || k == Kind::Mine {
+                continue;
+            }
+            let mut wrong = truth_start.clone();
+            wrong.reveal(flag, Piece::new(Colour::Blue, k));
+            wrong.reveal(other, Piece::new(Colour::Blue, Kind::Flag));
+            if explains(&wrong, &told).is_err() {
+                caught += 1;
+            }
+        }
+    }
+    assert!(caught > 100, "{caught}");
 }

@@ -325,6 +325,63 @@ impl Belief {
     }
 }
 
+/// Why a complete world does not explain a history (see [`explains`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unexplained {
+    /// Index of the token in the history.
+    pub index: usize,
+    /// The token.
+    pub token: Token,
+    /// What the world does differently.
+    pub why: &'static str,
+}
+
+impl fmt::Display for Unexplained {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "token {} ({}): {}", self.index, self.token, self.why)
+    }
+}
+
+impl std::error::Error for Unexplained {}
+
+/// Whether a full-knowledge start position (a sampled world with every
+/// piece named) explains what a side was told: replayed there, every action
+/// is legal and every combat outcome and reveal is the one the history
+/// records. The check behind the tests of the world sampler.
+///
+/// # Errors
+/// The first token the world does not explain.
+pub fn explains(world_start: &Position, told: &[Token]) -> Result<(), Unexplained> {
+    let mut w = world_start.clone();
+    for (index, &token) in told.iter().enumerate() {
+        let fail = |why| Err(Unexplained { index, token, why });
+        match token {
+            Token::Attack { from, to, outcome, .. } => {
+                if !w.is_legal(Action::attack(from, to)) {
+                    return fail("the attack is illegal in the world");
+                }
+                match w.attack_outcome(from, to) {
+                    None => return fail("the world leaves a kind unknown"),
+                    Some(o) if o != outcome => return fail("the world gives another outcome"),
+                    Some(o) => w.play_attack(from, to, o, None),
+                }
+            }
+            Token::Action(a) => {
+                if !w.is_legal(a) {
+                    return fail("the action is illegal in the world");
+                }
+                w.play_known(a, None);
+            }
+            Token::Show { at, piece } => {
+                if w.cell(at).piece() != Some(piece) {
+                    return fail("the world has another piece there");
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The probability of each kind for every enemy piece on the board,
 /// estimated from `samples` sampled worlds (soft-evidence `weights` as in
 /// [`sampler::WorldSampler::new`]), in board order.

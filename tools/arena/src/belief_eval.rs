@@ -108,9 +108,8 @@ pub fn walk(
                         }
                         PositionStart::StartPos => continue,
                     };
-                    let (belief, view) =
-                        Belief::from_history(&base, mover, referee.told(mover)).map_err(|e| e.to_string())?;
                     let told = referee.told(mover);
+                    let (belief, view) = Belief::from_history(&base, mover, told).map_err(|e| e.to_string())?;
                     visit(&Moment { base: &base, told, belief: &belief, view: &view, truth: referee.truth() });
                 }
             }
@@ -221,37 +220,6 @@ mod tests {
         assert!(moments > 4 * 100 * 10, "{moments}");
     }
 
-    /// Replays what the viewer was told in a complete world: every action
-    /// must be legal there and every outcome and reveal the same.
-    fn explains(world: &luzhanqi::Position, told: &[luzhanqi::Token]) -> Result<(), String> {
-        use luzhanqi::{Action, Token};
-        let mut w = world.clone();
-        for t in told {
-            match *t {
-                Token::Attack { from, to, outcome, .. } => {
-                    let a = Action::attack(from, to);
-                    let o = w.attack_outcome(from, to).ok_or("unknown kinds in a world")?;
-                    if !w.is_legal(a) || o != outcome {
-                        return Err(format!("{t}: the world gives {o:?} (legal: {})", w.is_legal(a)));
-                    }
-                    w.play_attack(from, to, o, None);
-                }
-                Token::Action(a) => {
-                    if !w.is_legal(a) {
-                        return Err(format!("{a} illegal in the world"));
-                    }
-                    w.play_known(a, None);
-                }
-                Token::Show { at, piece } => {
-                    if w.cell(at).piece() != Some(piece) {
-                        return Err(format!("{t}: the world has {:?}", w.cell(at)));
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
     #[test]
     fn worlds_sampled_with_soft_evidence_explain_the_referees_histories() {
         use luzhanqi::belief::sampler::WorldSampler;
@@ -269,7 +237,7 @@ mod tests {
                 for (e, k) in m.belief.pieces.iter().zip(&assign) {
                     world.reveal(e.start.expect("history from ply 0"), luzhanqi::Piece::new(enemy, *k));
                 }
-                explains(&world, m.told).unwrap_or_else(|e| panic!("ply {}: {e}", m.view.ply()));
+                luzhanqi::belief::explains(&world, m.told).unwrap_or_else(|e| panic!("ply {}: {e}", m.view.ply()));
                 checked += 1;
             }
         })
