@@ -39,8 +39,8 @@ enum Command {
     /// Benchmarks: the search (as the protocol's `bench`), move generation
     /// (perft with bulk counting, copy-make) or random playouts.
     Bench {
-        /// What to measure: search, speed (iterations per second, 1 and 2
-        /// threads), worlds (classic world sampling), latency (isready and
+        /// What to measure: search, speed (iterations per second, 1 thread
+        /// and 2 with root and with tree parallelism), worlds (classic world sampling), latency (isready and
         /// stop during a search), movegen, playout, or rules (movegen and playout).
         #[arg(default_value = "search")]
         what: String,
@@ -80,13 +80,18 @@ fn bench_command(what: &str) -> Result<(), String> {
             ("flip ply 60", bench::seeded_position(luzhanqi::Rules::FLIP, 7, 60)),
             ("open ply 40", bench::seeded_position(luzhanqi::Rules::OPEN, 7, 40)),
         ];
+        use luzhanqi::search::bench::speed;
+        use luzhanqi::search::mcts::Parallel;
         for (name, pos) in positions {
-            let one = luzhanqi::search::bench::speed(&pos, 1, 1_000_000);
+            let one = speed(&pos, 1, Parallel::Root, 1_000_000);
             log::info!("{name}: 1 thread {one}/s");
-            let two = luzhanqi::search::bench::speed(&pos, 2, 2_000_000);
+            let root = speed(&pos, 2, Parallel::Root, 2_000_000);
+            let tree = speed(&pos, 2, Parallel::Tree, 2_000_000);
+            let ratio = |n: u64| n as f64 / one.max(1) as f64;
             println!(
-                "{name:<14} 1 thread {one:>8} iterations/s, 2 threads {two:>8} iterations/s, ratio {:.2}",
-                two as f64 / one.max(1) as f64
+                "{name:<14} 1 thread {one:>8} iterations/s, 2 threads: root {root:>8} (ratio {:.2}), tree {tree:>8} (ratio {:.2})",
+                ratio(root),
+                ratio(tree)
             );
         }
         return Ok(());

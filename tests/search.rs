@@ -230,6 +230,36 @@ fn two_threads_search_and_agree_on_a_legal_action() {
     assert_eq!(s.trees().len(), 2);
 }
 
+/// Tree parallelism (`SearchParams parallel=tree`): the threads share one
+/// tree, which counts every iteration once at its root, and `Hash` caps it.
+#[test]
+fn with_parallel_tree_two_threads_share_one_tree_within_hash() {
+    let tree_mode = || {
+        let mut s = Searcher::new();
+        s.overrides = luzhanqi::search::mcts::ParamOverrides::parse("parallel=tree").unwrap();
+        s
+    };
+    let pos = seeded_position(Rules::FLIP, 6, 50);
+    let mut s = tree_mode();
+    let c = SearchConfig { threads: 2, ..cfg(7) };
+    let r = s.go(&pos, &nodes(20_000), &c, &Control::default(), &mut |_| {});
+    assert!(pos.is_legal(r.best.expect("an action")));
+    assert_eq!(s.trees().len(), 1);
+    let root = s.trees()[0].nodes[0];
+    assert_eq!(Some(u64::from(root.visits)), r.info.nodes);
+    assert!(root.visits >= 20_000);
+    assert!(s.trees()[0].nodes.iter().all(|n| n.value.abs() <= n.visits as f32 + 1e-3));
+
+    let pos = seeded_position(Rules::OPEN, 8, 30);
+    let mut s = tree_mode();
+    let c = SearchConfig { threads: 2, hash_mb: 1, ..cfg(2) };
+    let r = s.go(&pos, &nodes(150_000), &c, &Control::default(), &mut |_| {});
+    assert!(s.tree_bytes() <= 1 << 20, "{} bytes", s.tree_bytes());
+    assert!(r.info.hashfull.is_some_and(|h| h >= 900), "{:?}", r.info.hashfull);
+    assert!(r.info.nodes.is_some_and(|n| n >= 150_000), "a full tree keeps searching");
+    assert!(r.best.is_some());
+}
+
 #[test]
 fn the_tree_is_reused_after_the_expected_reply() {
     let pos = seeded_position(Rules::OPEN, 12, 10);
@@ -301,7 +331,6 @@ fn classic_search_does_not_depend_on_the_hidden_truth() {
 fn ismcts_selects_only_actions_legal_in_the_sampled_world() {
     use luzhanqi::belief::Belief;
     use luzhanqi::belief::sampler::WorldSampler;
-    use luzhanqi::search::SearchWorker;
     use luzhanqi::search::ismcts::IsWorker;
     let start = sparse(
         Rules::CLASSIC,
@@ -349,4 +378,57 @@ fn ismcts_selects_only_actions_legal_in_the_sampled_world() {
         assert!(tree.edges_of(e.child).iter().any(|be| luzhanqi::search::tree::label_action(be.label).from() == a11));
     }
     assert!(blue_nodes > 3);
+}
+
+/// `SearchParams priors=false` reaches both workers: the classic (ISMCTS)
+/// root's edges get uniform priors, and the heuristic ones otherwise.
+#[test]
+fn the_priors_switch_reaches_the_classic_search() {
+    use luzhanqi::belief::Belief;
+    use luzhanqi::belief::sampler::WorldSampler;
+    use luzhanqi::search::ismcts::IsWorker;
+    let start = sparse(
+        Rules::CLASSIC,
+        Some(Colour::Red),
+        &[
+            ("b1", "rF"),
+            ("a10", "r9"),
+            ("d7", "r5"),
+            ("e1", "r3"),
+            ("a11", "b?"),
+            ("d12", "b?"),
+            ("e8", "b?"),
+            ("c9", "b?"),
+            ("a12", "b?"),
+            ("b12", "b?"),
+            ("c12", "b?"),
+            ("e12", "b?"),
+            ("b11", "b?"),
+            ("c11", "b?"),
+            ("e11", "b?"),
+            ("a9", "b?"),
+            ("e9", "b?"),
+        ],
+        &[],
+        &[],
+    );
+    let history: Vec<luzhanqi::Token> =
+        ["a10xa11-", "e8-e7"].iter().map(|t| luzhanqi::notation::parse_token(t).unwrap()).collect();
+    let root_priors = |use_priors: bool| {
+        let (belief, view) = Belief::from_history(&start, Colour::Red, &history).unwrap();
+        let mut r = rng(4);
+        let sampler = WorldSampler::new(&belief, None, &mut r).unwrap();
+        let params = Params { use_priors, ..Params::default() };
+        let mut w = IsWorker::new(Tree::new(view, 64 << 20), rng(5), params, belief, sampler);
+        for _ in 0..50 {
+            w.iterate();
+        }
+        w.tree().edges_of(0).iter().map(|e| e.prior()).collect::<Vec<f32>>()
+    };
+    let uniform = root_priors(false);
+    assert!(uniform.len() > 3, "{uniform:?}");
+    assert!(uniform.iter().all(|&p| (p - 1.0 / uniform.len() as f32).abs() < 1e-4), "{uniform:?}"); // stored in 16 bits
+    let heuristic = root_priors(true);
+    assert_eq!(heuristic.len(), uniform.len());
+    assert!(heuristic.iter().any(|&p| (p - 1.0 / heuristic.len() as f32).abs() > 1e-3), "{heuristic:?}");
 }

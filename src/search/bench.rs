@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use super::mcts::{Parallel, Params};
 use super::{Control, SearchConfig, Searcher};
 use crate::bench::seeded_position;
 use crate::players::PlayerKind;
@@ -60,13 +61,14 @@ pub fn run(report: &mut dyn FnMut(Response), control: &Control) -> (u64, u64) {
 }
 
 /// Iterations per second of the tree search from `pos` with `threads`
-/// threads over `nodes` iterations, with a memory cap large enough that the
-/// tree never fills.
-pub fn speed(pos: &Position, threads: usize, nodes: u64) -> u64 {
+/// threads sharing the work as `parallel` says, over `nodes` iterations,
+/// with a memory cap large enough that the tree never fills.
+pub fn speed(pos: &Position, threads: usize, parallel: Parallel, nodes: u64) -> u64 {
     let cfg =
         SearchConfig { player: PlayerKind::Mcts, threads, hash_mb: 4096, seed: 1, move_overhead: 0, best_visits: None };
     let go = Go { nodes: Some(nodes), ..Go::default() };
     let mut searcher = Searcher::new();
+    searcher.params = Some(Params { parallel, ..Params::for_mode(pos.rules().mode) });
     let start = Instant::now();
     let result = searcher.go(pos, &go, &cfg, &Control::default(), &mut |_| {});
     let n = result.info.nodes.unwrap_or(0);

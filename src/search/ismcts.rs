@@ -94,6 +94,11 @@ impl IsWorker {
         }
     }
 
+    /// Its tree.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
     fn set_edges(&mut self, node: u32, edges: impl Iterator<Item = Edge>) {
         self.tree.set_edges(node, edges);
         self.avail.resize(self.tree.edges.len(), 0);
@@ -107,7 +112,7 @@ impl IsWorker {
         if self.tree.would_overflow(0, self.actions.len()) {
             return false;
         }
-        priors::scores(view, &self.actions, &mut self.scratch, &mut self.priors);
+        priors::for_node(view, &self.actions, self.params.use_priors, &mut self.scratch, &mut self.priors);
         let edges: Vec<Edge> = self.actions.iter().zip(&self.priors).map(|(a, &p)| Edge::new(a.to_u16(), p)).collect();
         self.set_edges(node, edges.into_iter());
         true
@@ -261,12 +266,12 @@ impl SearchWorker for IsWorker {
         IsWorker::iterate(self);
     }
 
-    fn tree(&self) -> &Tree {
-        &self.tree
+    fn with_tree<R>(&self, f: impl FnOnce(&Tree) -> R) -> R {
+        f(&self.tree)
     }
 
-    fn into_tree(self) -> Tree {
-        self.tree
+    fn into_tree(self) -> Option<Tree> {
+        Some(self.tree)
     }
 
     fn seldepth(&self) -> u32 {

@@ -14,6 +14,7 @@ pub mod time;
 pub mod tree;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::action::{Action, ActionKind, Token};
@@ -25,7 +26,7 @@ use crate::players::{Choice, PlayerKind, greedy, random};
 use crate::position::Position;
 use crate::protocol::{Go, Info, Response, Score};
 use ismcts::IsWorker;
-use mcts::{Params, Worker};
+use mcts::{Parallel, Params, SharedWorker, Worker};
 use time::Limits;
 use tree::{Proven, Tree};
 
@@ -115,16 +116,22 @@ pub fn belief_line(at: crate::board::Point, p: &[f32; crate::piece::NUM_KINDS]) 
     crate::protocol::Belief { at, kinds }
 }
 
-/// One search thread's iterations on its own tree (root parallelism).
+/// One search thread's iterations, on its own tree or on one it shares.
 pub trait SearchWorker: Send {
     /// One iteration.
     fn iterate(&mut self);
-    /// Its tree.
-    fn tree(&self) -> &Tree;
-    /// Gives the tree back (kept for reuse).
-    fn into_tree(self) -> Tree;
+    /// Runs `f` on its tree.
+    fn with_tree<R>(&self, f: impl FnOnce(&Tree) -> R) -> R;
+    /// Gives the tree back (kept for reuse); `None` from a worker that
+    /// shares its tree with one still holding it.
+    fn into_tree(self) -> Option<Tree>;
     /// Deepest ply reached.
     fn seldepth(&self) -> u32;
+    /// Whether the workers of a search share one tree (their roots are then
+    /// not merged).
+    fn shares_tree(&self) -> bool {
+        false
+    }
 }
 
 /// The searcher: one per engine, kept between searches (its trees are
@@ -169,8 +176,9 @@ pub fn report_score(q: f32, proven: Proven) -> Score {
 /// for the side to move, proven result.
 fn merge_roots<W: SearchWorker>(workers: &[W]) -> Vec<(Action, u32, f32, Proven)> {
     let mut merged: Vec<(Action, u32, f32, Proven)> = Vec::new();
-    for w in workers {
-        for (a, n, q, p) in w.tree().root_stats() {
+    let distinct = if workers.first().is_some_and(SearchWorker::shares_tree) { 1 } else { workers.len() };
+    for w in &workers[..distinct] {
+        for (a, n, q, p) in w.with_tree(Tree::root_stats) {
             match merged.iter_mut().find(|m| m.0 == a) {
                 Some(m) => {
                     let total = m.1 + n;
@@ -295,10 +303,13 @@ impl Searcher {
                 .then(|| crate::belief::evidence::EvidenceModel::shipped().weights(&belief, pos.ply()));
             if let Some(sampler) = WorldSampler::new(&belief, weights.clone(), &mut r) {
                 self.trees.clear();
-                let trees = (0..threads).map(|_| Tree::new(pos.clone(), cap)).collect();
-                let (result, _) = run(pos, go, cfg, control, report, trees, |tree, seed| {
-                    IsWorker::new(tree, rng(seed), params, belief.clone(), sampler.clone())
-                });
+                let workers = (0..threads)
+                    .map(|i| {
+                        let tree = Tree::new(pos.clone(), cap);
+                        IsWorker::new(tree, rng(thread_seed(cfg.seed, i)), params, belief.clone(), sampler.clone())
+                    })
+                    .collect();
+                let (result, _) = run(pos, go, cfg, control, report, workers);
                 if self.show_belief {
                     for (at, p) in crate::belief::marginals(&belief, weights, BELIEF_SAMPLES, &mut r) {
                         report(Response::Belief(belief_line(at, &p)));
@@ -307,9 +318,26 @@ impl Searcher {
                 return result;
             }
         }
-        let trees = self.trees_for(pos, threads, cap);
-        let (result, trees) =
-            run(pos, go, cfg, control, report, trees, |tree, seed| Worker::new(tree, rng(seed), params));
+        if params.parallel == Parallel::Tree && threads > 1 {
+            // One tree for all threads, within the whole of `Hash`.
+            let cap = (cfg.hash_mb.max(1) * MIB).max(64 * 1024);
+            let tree = self.trees_for(pos, 1, cap).pop().unwrap_or_else(|| Tree::new(pos.clone(), cap));
+            let shared = Arc::new(Mutex::new(tree));
+            let workers = (0..threads)
+                .map(|i| SharedWorker::new(Arc::clone(&shared), rng(thread_seed(cfg.seed, i)), params))
+                .collect();
+            drop(shared);
+            let (result, trees) = run(pos, go, cfg, control, report, workers);
+            self.trees = trees;
+            return result;
+        }
+        let workers = self
+            .trees_for(pos, threads, cap)
+            .into_iter()
+            .enumerate()
+            .map(|(i, tree)| Worker::new(tree, rng(thread_seed(cfg.seed, i)), params))
+            .collect();
+        let (result, trees) = run(pos, go, cfg, control, report, workers);
         self.trees = trees;
         result
     }
@@ -337,17 +365,20 @@ impl Searcher {
     }
 }
 
-/// Runs workers made by `make` (one per tree, the first on this thread)
-/// under the limits of `go`; returns the answer and the trees.
-#[allow(clippy::too_many_arguments)]
+/// The seed of search thread `i` (the first thread's is the search's).
+fn thread_seed(seed: u64, i: usize) -> u64 {
+    seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64))
+}
+
+/// Runs `workers` (the first on this thread, each other on a thread of its
+/// own) under the limits of `go`; returns the answer and the trees.
 fn run<W: SearchWorker>(
     pos: &Position,
     go: &Go,
     cfg: &SearchConfig,
     control: &Control,
     report: &mut dyn FnMut(Response),
-    trees: Vec<Tree>,
-    make: impl Fn(Tree, u64) -> W + Sync,
+    workers: Vec<W>,
 ) -> (SearchResult, Vec<Tree>) {
     let start = Instant::now();
     let mut legal = Vec::new();
@@ -355,29 +386,28 @@ fn run<W: SearchWorker>(
     let single = legal.len() == 1;
     let stop_all = AtomicBool::new(false);
     let total = AtomicU64::new(0);
-    let mut workers: Vec<W> = Vec::with_capacity(trees.len());
+    let threads = workers.len();
+    let mut workers = workers.into_iter();
+    let Some(mut w) = workers.next() else {
+        let info = Info::default();
+        return (SearchResult { best: legal.first().copied(), ponder: None, info }, Vec::new());
+    };
+    let mut finished: Vec<W> = Vec::with_capacity(threads);
     let mut info = Info::default();
     std::thread::scope(|s| {
-        let mut trees = trees.into_iter();
-        let main_tree = trees.next().unwrap_or_else(|| Tree::new(pos.clone(), 1 << 20));
-        let make = &make;
-        let helpers: Vec<_> = trees
-            .enumerate()
-            .map(|(i, t)| {
+        let helpers: Vec<_> = workers
+            .map(|mut h| {
                 let stop_all = &stop_all;
                 let total = &total;
-                let seed = cfg.seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64 + 1));
                 s.spawn(move || {
-                    let mut w = make(t, seed);
                     while !stop_all.load(Ordering::Relaxed) && !control.stopped() {
-                        w.iterate();
+                        h.iterate();
                         total.fetch_add(1, Ordering::Relaxed);
                     }
-                    w
+                    h
                 })
             })
             .collect();
-        let mut w = make(main_tree, cfg.seed);
         let mut limits = Limits::new(go, pos.side_to_move(), cfg.move_overhead, start);
         let mut last_report = start;
         let mut reported_depth = 0;
@@ -399,17 +429,16 @@ fn run<W: SearchWorker>(
             if limits.nodes.is_some_and(|n| nodes >= n) || (single && nodes >= 1) {
                 break;
             }
-            if w.tree().nodes[0].proven != Proven::Unknown {
+            if w.with_tree(|t| t.nodes[0].proven) != Proven::Unknown {
                 break;
             }
             if i % 64 != 0 {
                 continue;
             }
-            let stats = w.tree().root_stats();
+            let (stats, pv) = w.with_tree(|t| (t.root_stats(), t.pv(64)));
             if cfg.best_visits.is_some_and(|v| stats.iter().any(|s| s.1 >= v)) {
                 break;
             }
-            let pv = w.tree().pv(64);
             if go.depth.is_some_and(|d| pv.len() as u32 >= d) {
                 break;
             }
@@ -423,27 +452,28 @@ fn run<W: SearchWorker>(
             }
         }
         stop_all.store(true, Ordering::Relaxed);
-        let nodes = total.load(Ordering::Relaxed);
-        workers.push(w);
+        finished.push(w);
         for h in helpers {
-            if let Ok(w) = h.join() {
-                workers.push(w);
+            if let Ok(h) = h.join() {
+                finished.push(h);
             }
         }
-        let merged = merge_roots(&workers);
-        info = snapshot(&workers[0], nodes, start, &merged);
+        // Read after the helpers' last iterations.
+        let nodes = total.load(Ordering::Relaxed);
+        let merged = merge_roots(&finished);
+        info = snapshot(&finished[0], nodes, start, &merged);
     });
     // Hold the answer while pondering or searching infinitely.
     wait_for_release(go, control, &info, report);
     report(Response::Info(info.clone()));
-    let merged = merge_roots(&workers);
+    let merged = merge_roots(&finished);
     let best = choose(&merged).map(|m| m.0).or_else(|| legal.first().copied());
-    let pv = workers.first().map(|w| w.tree().pv(2)).unwrap_or_default();
+    let pv = finished.first().map(|w| w.with_tree(|t| t.pv(2))).unwrap_or_default();
     let ponder = match (best, pv.as_slice()) {
         (Some(b), [first, reply]) if *first == b && b.kind() != ActionKind::Flip => Some(*reply),
         _ => None,
     };
-    let trees = workers.into_iter().map(SearchWorker::into_tree).collect();
+    let trees = finished.into_iter().filter_map(SearchWorker::into_tree).collect();
     (SearchResult { best, ponder, info }, trees)
 }
 
@@ -451,15 +481,12 @@ fn run<W: SearchWorker>(
 /// end, the merged root statistics of all workers).
 fn snapshot<W: SearchWorker>(w: &W, nodes: u64, start: Instant, merged: &[(Action, u32, f32, Proven)]) -> Info {
     let ms = start.elapsed().as_millis() as u64;
-    let own;
-    let stats = if merged.is_empty() {
-        own = w.tree().root_stats();
-        &own
-    } else {
-        merged
-    };
+    let (own, mut pv, hashfull) = w.with_tree(|t| {
+        let own = if merged.is_empty() { t.root_stats() } else { Vec::new() };
+        (own, t.pv(64), t.permille_full())
+    });
+    let stats = if merged.is_empty() { &own } else { merged };
     let best = choose(stats);
-    let mut pv = w.tree().pv(64);
     if let Some(b) = best {
         if pv.first() != Some(&b.0) {
             pv = vec![b.0];
@@ -472,7 +499,7 @@ fn snapshot<W: SearchWorker>(w: &W, nodes: u64, start: Instant, merged: &[(Actio
         nps: Some(nodes * 1000 / ms.max(1)),
         time: Some(ms),
         score: Some(best.map_or(Score { cp: 0, wdl: Some((500, 0, 500)) }, |b| report_score(b.2, b.3))),
-        hashfull: Some(w.tree().permille_full()),
+        hashfull: Some(hashfull),
         pv,
     }
 }

@@ -63,3 +63,14 @@ pub fn scores(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, out
         *x /= sum;
     }
 }
+
+/// The priors a worker gives a new node's edges: the heuristic [`scores`],
+/// or uniform when the `priors` search parameter is off.
+pub fn for_node(pos: &Position, actions: &[Action], use_priors: bool, scratch: &mut Vec<Action>, out: &mut Vec<f32>) {
+    if use_priors {
+        scores(pos, actions, scratch, out);
+    } else {
+        out.clear();
+        out.resize(actions.len(), 1.0 / actions.len().max(1) as f32);
+    }
+}

@@ -65,6 +65,9 @@ pub struct Node {
     pub terminal: bool,
     /// Solver result.
     pub proven: Proven,
+    /// Iterations in flight through this node (threads sharing the tree),
+    /// each counted as a lost visit by selection until its result arrives.
+    pub pending: u16,
 }
 
 impl Node {
@@ -78,6 +81,7 @@ impl Node {
             chance,
             terminal: false,
             proven: Proven::Unknown,
+            pending: 0,
         }
     }
 
@@ -85,6 +89,15 @@ impl Node {
     #[inline]
     pub fn q(&self) -> f32 {
         if self.visits == 0 { 0.0 } else { self.value / self.visits as f32 }
+    }
+
+    /// Visits and mean result as selection sees them: the iterations in
+    /// flight counted as losses (exactly [`Node::q`] when none is).
+    #[inline]
+    pub fn with_pending(&self) -> (u32, f32) {
+        let visits = self.visits + u32::from(self.pending);
+        let q = if visits == 0 { 0.0 } else { (self.value - f32::from(self.pending)) / visits as f32 };
+        (visits, q)
     }
 }
 
