@@ -325,37 +325,36 @@ fn classic_search_does_not_depend_on_the_hidden_truth() {
     assert!(a.last().is_some_and(|l| l.starts_with("bestmove")));
 }
 
+/// An ISMCTS worker for Red after Red's piece on a10 attacked a11 and lost
+/// to what can only be a landmine and Blue stepped e8-e7: Red's `pieces`,
+/// Blue's pieces on a11, d12, e8, c9 and at `more_blue`, all unknown.
+fn worker_after_a_mine_is_proven(
+    pieces: &[(&str, &str)],
+    more_blue: &[&str],
+    params: Params,
+) -> (luzhanqi::search::ismcts::IsWorker, luzhanqi::belief::Belief) {
+    use luzhanqi::belief::Belief;
+    use luzhanqi::belief::sampler::WorldSampler;
+    use luzhanqi::search::ismcts::IsWorker;
+    let blue = ["a11", "d12", "e8", "c9"].iter().chain(more_blue).map(|p| (*p, "b?"));
+    let all: Vec<(&str, &str)> = pieces.iter().copied().chain(blue).collect();
+    let start = sparse(Rules::CLASSIC, Some(Colour::Red), &all, &[], &[]);
+    let history: Vec<luzhanqi::Token> =
+        ["a10xa11-", "e8-e7"].iter().map(|t| luzhanqi::notation::parse_token(t).unwrap()).collect();
+    let (belief, view) = Belief::from_history(&start, Colour::Red, &history).unwrap();
+    let mut r = rng(4);
+    let sampler = WorldSampler::new(&belief, None, &mut r).unwrap();
+    (IsWorker::new(Tree::new(view, 64 << 20), rng(5), params, belief.clone(), sampler), belief)
+}
+
 /// Classic: a piece the history proves to be a landmine is never moved in
 /// the tree, though the view (where it is just "a Blue piece") offers moves.
 #[test]
 fn ismcts_selects_only_actions_legal_in_the_sampled_world() {
-    use luzhanqi::belief::Belief;
-    use luzhanqi::belief::sampler::WorldSampler;
-    use luzhanqi::search::ismcts::IsWorker;
-    let start = sparse(
-        Rules::CLASSIC,
-        Some(Colour::Red),
-        &[
-            ("b1", "rF"),
-            ("a10", "r9"),
-            ("c6", "r5"),
-            ("e1", "r3"),
-            ("a11", "b?"),
-            ("d12", "b?"),
-            ("e8", "b?"),
-            ("c9", "b?"),
-        ],
-        &[],
-        &[],
-    );
-    let history: Vec<luzhanqi::Token> =
-        ["a10xa11-", "e8-e7"].iter().map(|t| luzhanqi::notation::parse_token(t).unwrap()).collect();
-    let (belief, view) = Belief::from_history(&start, Colour::Red, &history).unwrap();
+    let pieces = [("b1", "rF"), ("a10", "r9"), ("c6", "r5"), ("e1", "r3")];
+    let (mut w, belief) = worker_after_a_mine_is_proven(&pieces, &[], Params::default());
     let mine = belief.piece_at(luzhanqi::notation::parse_point("a11").unwrap()).unwrap();
     assert_eq!(belief.pieces[mine].kinds, luzhanqi::belief::only(Kind::Mine));
-    let mut r = rng(4);
-    let sampler = WorldSampler::new(&belief, None, &mut r).unwrap();
-    let mut w = IsWorker::new(Tree::new(view.clone(), 64 << 20), rng(5), Params::default(), belief, sampler);
     for _ in 0..5000 {
         w.iterate();
     }
@@ -384,42 +383,12 @@ fn ismcts_selects_only_actions_legal_in_the_sampled_world() {
 /// root's edges get uniform priors, and the heuristic ones otherwise.
 #[test]
 fn the_priors_switch_reaches_the_classic_search() {
-    use luzhanqi::belief::Belief;
-    use luzhanqi::belief::sampler::WorldSampler;
-    use luzhanqi::search::ismcts::IsWorker;
-    let start = sparse(
-        Rules::CLASSIC,
-        Some(Colour::Red),
-        &[
-            ("b1", "rF"),
-            ("a10", "r9"),
-            ("d7", "r5"),
-            ("e1", "r3"),
-            ("a11", "b?"),
-            ("d12", "b?"),
-            ("e8", "b?"),
-            ("c9", "b?"),
-            ("a12", "b?"),
-            ("b12", "b?"),
-            ("c12", "b?"),
-            ("e12", "b?"),
-            ("b11", "b?"),
-            ("c11", "b?"),
-            ("e11", "b?"),
-            ("a9", "b?"),
-            ("e9", "b?"),
-        ],
-        &[],
-        &[],
-    );
-    let history: Vec<luzhanqi::Token> =
-        ["a10xa11-", "e8-e7"].iter().map(|t| luzhanqi::notation::parse_token(t).unwrap()).collect();
+    // Enough unknown Blue pieces that the one that moved may be of any rank.
+    let more_blue = ["a12", "b12", "c12", "e12", "b11", "c11", "e11", "a9", "e9"];
+    let pieces = [("b1", "rF"), ("a10", "r9"), ("d7", "r5"), ("e1", "r3")];
     let root_priors = |use_priors: bool| {
-        let (belief, view) = Belief::from_history(&start, Colour::Red, &history).unwrap();
-        let mut r = rng(4);
-        let sampler = WorldSampler::new(&belief, None, &mut r).unwrap();
         let params = Params { use_priors, ..Params::default() };
-        let mut w = IsWorker::new(Tree::new(view, 64 << 20), rng(5), params, belief, sampler);
+        let (mut w, _) = worker_after_a_mine_is_proven(&pieces, &more_blue, params);
         for _ in 0..50 {
             w.iterate();
         }

@@ -157,6 +157,16 @@ enum Reached {
     Leaf { pos: Position, created: Option<(u32, Option<Colour>)> },
 }
 
+impl Reached {
+    /// The node the descent created, with its mover.
+    fn created(&self) -> Option<(u32, Option<Colour>)> {
+        match self {
+            Reached::Leaf { created, .. } => *created,
+            Reached::Exact(_) => None,
+        }
+    }
+}
+
 /// The state of one search thread apart from the tree: its random numbers,
 /// constants, scratch buffers and the path of the current iteration. Every
 /// method takes the tree it works on, owned ([`Worker`]) or shared behind a
@@ -487,10 +497,7 @@ impl Worker {
     pub fn iterate(&mut self) {
         let reached = self.core.descend(&mut self.tree, false);
         let (value, end) = self.core.evaluate(&reached);
-        let created = match reached {
-            Reached::Leaf { created, .. } => created,
-            Reached::Exact(_) => None,
-        };
+        let created = reached.created();
         self.core.backup(&mut self.tree, created, value, end, false);
     }
 }
@@ -537,10 +544,7 @@ impl SearchWorker for SharedWorker {
     fn iterate(&mut self) {
         let reached = self.core.descend(&mut lock(&self.tree), true);
         let (value, end) = self.core.evaluate(&reached);
-        let created = match reached {
-            Reached::Leaf { created, .. } => created,
-            Reached::Exact(_) => None,
-        };
+        let created = reached.created();
         self.core.backup(&mut lock(&self.tree), created, value, end, true);
     }
 

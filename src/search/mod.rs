@@ -293,7 +293,9 @@ impl Searcher {
         report: &mut dyn FnMut(Response),
     ) -> SearchResult {
         let threads = cfg.threads.max(1);
-        let cap = (cfg.hash_mb.max(1) * MIB / threads).max(64 * 1024);
+        // `Hash` split among the trees of a search.
+        let cap_for = |trees: usize| (cfg.hash_mb.max(1) * MIB / trees).max(64 * 1024);
+        let cap = cap_for(threads);
         let params = self.params_for(pos);
         if let Some(viewer) = pos.side_to_move().filter(|&s| pos.pieces_of(s.opposite(), None).any()) {
             // A classic view: information-set search over sampled worlds.
@@ -320,7 +322,7 @@ impl Searcher {
         }
         if params.parallel == Parallel::Tree && threads > 1 {
             // One tree for all threads, within the whole of `Hash`.
-            let cap = (cfg.hash_mb.max(1) * MIB).max(64 * 1024);
+            let cap = cap_for(1);
             let tree = self.trees_for(pos, 1, cap).pop().unwrap_or_else(|| Tree::new(pos.clone(), cap));
             let shared = Arc::new(Mutex::new(tree));
             let workers = (0..threads)
@@ -394,6 +396,7 @@ fn run<W: SearchWorker>(
     };
     let mut finished: Vec<W> = Vec::with_capacity(threads);
     let mut info = Info::default();
+    let mut merged = Vec::new();
     std::thread::scope(|s| {
         let helpers: Vec<_> = workers
             .map(|mut h| {
@@ -460,13 +463,12 @@ fn run<W: SearchWorker>(
         }
         // Read after the helpers' last iterations.
         let nodes = total.load(Ordering::Relaxed);
-        let merged = merge_roots(&finished);
+        merged = merge_roots(&finished);
         info = snapshot(&finished[0], nodes, start, &merged);
     });
     // Hold the answer while pondering or searching infinitely.
     wait_for_release(go, control, &info, report);
     report(Response::Info(info.clone()));
-    let merged = merge_roots(&finished);
     let best = choose(&merged).map(|m| m.0).or_else(|| legal.first().copied());
     let pv = finished.first().map(|w| w.with_tree(|t| t.pv(2))).unwrap_or_default();
     let ponder = match (best, pv.as_slice()) {
