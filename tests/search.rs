@@ -278,6 +278,61 @@ fn the_tree_is_reused_after_the_expected_reply() {
     let _ = Piece::new(Colour::Red, Kind::Flag);
 }
 
+/// A tree as seen from its root: every reachable node's statistics and
+/// edges in edge order, without the indices they happen to sit at.
+fn shape(t: &Tree) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![0u32];
+    while let Some(n) = stack.pop() {
+        let node = &t.nodes[n as usize];
+        let edges: Vec<_> = if node.expanded { t.edges_of(n).to_vec() } else { Vec::new() };
+        out.push(format!(
+            "{} {} {} {} {} {} {:?} {} {:?}",
+            node.visits,
+            node.value.to_bits(),
+            node.num_edges,
+            node.expanded,
+            node.chance,
+            node.terminal,
+            node.proven,
+            node.pending,
+            edges.iter().map(|e| (e.label, e.prior().to_bits(), e.child != u32::MAX)).collect::<Vec<_>>()
+        ));
+        stack.extend(edges.iter().rev().filter(|e| e.child != u32::MAX).map(|e| e.child));
+    }
+    out
+}
+
+#[test]
+fn rerooting_in_place_keeps_the_subtree_a_copy_would() {
+    for (rules, ply) in [(Rules::FLIP, 10), (Rules::OPEN, 10)] {
+        let pos = seeded_position(rules, 3, ply);
+        let mut w = Worker::new(Tree::new(pos.clone(), 64 << 20), rng(7), Params::for_mode(rules.mode));
+        for _ in 0..20_000 {
+            w.iterate();
+        }
+        let tree = w.tree;
+        // Grandchildren of the root (our action, their reply or the shown
+        // identity), the nodes a reuse roots at, and a few deeper ones.
+        let mut targets: Vec<u32> = tree
+            .edges_of(0)
+            .iter()
+            .filter(|e| e.child != u32::MAX && tree.nodes[e.child as usize].expanded)
+            .flat_map(|e| tree.edges_of(e.child).iter().map(|g| g.child))
+            .filter(|&c| c != u32::MAX)
+            .take(12)
+            .collect();
+        targets.extend([1, tree.nodes.len() as u32 / 3, tree.nodes.len() as u32 - 1]);
+        for n in targets {
+            let copied = tree.subtree(n, pos.clone());
+            let moved = tree.clone().reroot(n, pos.clone());
+            assert_eq!(moved.nodes.len(), copied.nodes.len(), "{rules:?} node {n}");
+            assert_eq!(moved.edges.len(), copied.edges.len(), "{rules:?} node {n}");
+            assert_eq!(shape(&moved), shape(&copied), "{rules:?} node {n}");
+        }
+    }
+}
+
 /// Classic: two deals of Blue's pieces behind the same observations give the
 /// same search with the same seed.
 #[test]

@@ -16,7 +16,7 @@ use crate::protocol::{Go, Info, Response};
 /// UCB1 exploration constant (values are in [-1, 1]).
 const C: f32 = 1.0;
 
-/// Searches `pos` with flat Monte Carlo.
+/// Searches `pos` with flat Monte Carlo, the clock started at `start`.
 pub fn search(
     pos: &Position,
     go: &Go,
@@ -24,8 +24,8 @@ pub fn search(
     playout_plies: u32,
     control: &Control,
     report: &mut dyn FnMut(Response),
+    start: Instant,
 ) -> SearchResult {
-    let start = Instant::now();
     let mut actions = Vec::new();
     pos.legal_actions(&mut actions);
     let mut rng = rng(cfg.seed);

@@ -241,14 +241,16 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(Response),
     ) -> SearchResult {
+        // The clock runs from here: re-rooting the kept tree and (classic)
+        // reading the belief from the history are part of the move's time.
+        let start = Instant::now();
         match cfg.player {
-            PlayerKind::Mcts => self.mcts(pos, go, cfg, control, report),
+            PlayerKind::Mcts => self.mcts(pos, go, cfg, control, report, start),
             PlayerKind::Flat => {
                 let plies = self.params_for(pos).playout_plies;
-                flat::search(pos, go, cfg, plies, control, report)
+                flat::search(pos, go, cfg, plies, control, report, start)
             }
             PlayerKind::Random | PlayerKind::Greedy => {
-                let start = Instant::now();
                 let mut r = rng(cfg.seed);
                 let choice = if cfg.player == PlayerKind::Random {
                     random::choose(pos, &mut r)
@@ -275,7 +277,7 @@ impl Searcher {
             .map(|_| {
                 let reused = old.next().and_then(|t| {
                     let n = t.find(pos)?;
-                    Some(if n == 0 { t } else { t.subtree(n, pos.clone()) })
+                    Some(if n == 0 { t } else { t.reroot(n, pos.clone()) })
                 });
                 let mut t = reused.unwrap_or_else(|| Tree::new(pos.clone(), cap));
                 t.set_cap(cap);
@@ -291,6 +293,7 @@ impl Searcher {
         cfg: &SearchConfig,
         control: &Control,
         report: &mut dyn FnMut(Response),
+        start: Instant,
     ) -> SearchResult {
         let threads = cfg.threads.max(1);
         // `Hash` split among the trees of a search.
@@ -311,7 +314,7 @@ impl Searcher {
                         IsWorker::new(tree, rng(thread_seed(cfg.seed, i)), params, belief.clone(), sampler.clone())
                     })
                     .collect();
-                let (result, _) = run(pos, go, cfg, control, report, workers);
+                let (result, _) = run(pos, go, cfg, control, report, workers, start);
                 if self.show_belief {
                     for (at, p) in crate::belief::marginals(&belief, weights, BELIEF_SAMPLES, &mut r) {
                         report(Response::Belief(belief_line(at, &p)));
@@ -329,7 +332,7 @@ impl Searcher {
                 .map(|i| SharedWorker::new(Arc::clone(&shared), rng(thread_seed(cfg.seed, i)), params))
                 .collect();
             drop(shared);
-            let (result, trees) = run(pos, go, cfg, control, report, workers);
+            let (result, trees) = run(pos, go, cfg, control, report, workers, start);
             self.trees = trees;
             return result;
         }
@@ -339,7 +342,7 @@ impl Searcher {
             .enumerate()
             .map(|(i, tree)| Worker::new(tree, rng(thread_seed(cfg.seed, i)), params))
             .collect();
-        let (result, trees) = run(pos, go, cfg, control, report, workers);
+        let (result, trees) = run(pos, go, cfg, control, report, workers, start);
         self.trees = trees;
         result
     }
@@ -373,7 +376,8 @@ fn thread_seed(seed: u64, i: usize) -> u64 {
 }
 
 /// Runs `workers` (the first on this thread, each other on a thread of its
-/// own) under the limits of `go`; returns the answer and the trees.
+/// own) under the limits of `go`, the clock started at `start`; returns the
+/// answer and the trees.
 fn run<W: SearchWorker>(
     pos: &Position,
     go: &Go,
@@ -381,8 +385,8 @@ fn run<W: SearchWorker>(
     control: &Control,
     report: &mut dyn FnMut(Response),
     workers: Vec<W>,
+    start: Instant,
 ) -> (SearchResult, Vec<Tree>) {
-    let start = Instant::now();
     let mut legal = Vec::new();
     pos.legal_actions(&mut legal);
     let single = legal.len() == 1;

@@ -264,7 +264,75 @@ impl Tree {
         node.expanded = true;
     }
 
-    /// Copies the subtree under `n` into a new tree rooted at `pos`.
+    /// Keeps only the subtree under `n`, rooted at `pos`, in place: the
+    /// nodes and edge blocks still reachable slide down over the rest in
+    /// their order, so nothing is allocated or copied twice (copying a
+    /// `Hash`-sized tree into fresh memory took 100 ms and more between
+    /// `go` and the first iteration). Edge order within a node is kept, so
+    /// the search from the result is the search from [`Tree::subtree`].
+    pub fn reroot(mut self, n: u32, pos: Position) -> Tree {
+        const REACHED: u32 = NONE - 1;
+        let len = self.nodes.len();
+        if n as usize >= len || len >= REACHED as usize {
+            return Tree::new(pos, self.cap_bytes);
+        }
+        // New indices in the old order. A child is always created after its
+        // parent, so one forward pass from `n` meets every reachable node
+        // after its parent; were that ever not so, copy instead.
+        let mut map = vec![NONE; len];
+        map[n as usize] = REACHED;
+        let mut blocks = Vec::new();
+        let mut kept = 0u32;
+        for i in n as usize..len {
+            if map[i] == NONE {
+                continue;
+            }
+            map[i] = kept;
+            kept += 1;
+            let node = self.nodes[i];
+            if !node.expanded {
+                continue;
+            }
+            blocks.push((node.first_edge, i as u32));
+            for e in self.edges_of(i as u32) {
+                if e.child == NONE {
+                    continue;
+                }
+                if e.child as usize <= i {
+                    return self.subtree(n, pos);
+                }
+                map[e.child as usize] = REACHED;
+            }
+        }
+        for (i, &to) in map.iter().enumerate().skip(n as usize) {
+            if to != NONE {
+                self.nodes[to as usize] = self.nodes[i];
+            }
+        }
+        self.nodes.truncate(kept as usize);
+        // Edge blocks in their old order, each moved down to the end of the
+        // blocks kept before it.
+        blocks.sort_unstable();
+        let mut end = 0usize;
+        for (first, old) in blocks {
+            let node = &mut self.nodes[map[old as usize] as usize];
+            let (first, count) = (first as usize, usize::from(node.num_edges));
+            node.first_edge = end as u32;
+            self.edges.copy_within(first..first + count, end);
+            for e in &mut self.edges[end..end + count] {
+                if e.child != NONE {
+                    e.child = map[e.child as usize];
+                }
+            }
+            end += count;
+        }
+        self.edges.truncate(end);
+        self.root_pos = pos;
+        self
+    }
+
+    /// Copies the subtree under `n` into a new tree rooted at `pos` (the
+    /// simple form of [`Tree::reroot`], which tests compare it with).
     pub fn subtree(&self, n: u32, pos: Position) -> Tree {
         let mut t = Tree::new(pos, self.cap_bytes);
         t.nodes[0] = self.nodes[n as usize];
