@@ -2,14 +2,30 @@
 """Prints a Markdown table from the arena outputs in a results directory
 (each <line>-<variant>.txt ends with the arena's JSON summary line and has a
 matching .cmd file holding the command that produced it)."""
-import json, pathlib, subprocess, sys
+import json, pathlib, re, subprocess, sys
+
+
+def longest_moves(ljr, names):
+    """The longest move time in ms of each engine over a record file."""
+    longest = {n: 0 for n in names}
+    if not ljr.exists():
+        return None
+    for game in ljr.read_text().split("[Game ")[1:]:
+        red = re.search(r'\[Red "([^"]+)"', game).group(1)
+        blue = re.search(r'\[Blue "([^"]+)"', game).group(1)
+        for colour, ms in re.findall(r"^\d+ ([rb]) \S+ (\d+)", game, re.M):
+            name = red if colour == "r" else blue
+            if name in longest:
+                longest[name] = max(longest[name], int(ms))
+    return [longest[n] for n in names]
+
 
 out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "results/search")
 stamp = out / "bin" / "COMMIT"
 commit = stamp.read_text().strip() if stamp.exists() else subprocess.run(
     ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-print("| variant | opponent | limits | games | W-D-L | score (95%) | Elo (95%) | time losses | adjudicated |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| variant | opponent | limits | games | W-D-L | score (95%) | Elo (95%) | time losses | longest move (ms) | adjudicated |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for txt in sorted(out.glob("*.txt")):
     lines = [l for l in txt.read_text().splitlines() if l.startswith("{")]
     if not lines:
@@ -34,7 +50,9 @@ for txt in sorted(out.glob("*.txt")):
         elo = "+inf" if j["score"] >= 0.5 else "-inf"
     else:
         elo = f'{j["elo"]:+.0f} [{lo}, {hi}]'
+    longest = longest_moves(txt.with_suffix(".ljr"), j["engines"])
+    longest = "?" if longest is None else " / ".join(map(str, longest))
     print(f'| {j["variant"]} | {j["engines"][1]} | {tc} | {j["games"]} | {j["wins"]}-{j["draws"]}-{j["losses"]} | '
           f'{100*j["score"]:.1f}% ({100*j["score_lo"]:.1f}..{100*j["score_hi"]:.1f}) | {elo} | '
-          f'{time_losses} | {resigned} |')
+          f'{time_losses} | {longest} | {resigned} |')
 print(f"\nBinaries of commit {commit}; commands in {out}/*.cmd.")

@@ -92,11 +92,18 @@ pub struct Summary {
     pub wall: Duration,
     /// Red's and Blue's wins, and draws (all games with a result).
     pub by_colour: [u64; 3],
+    /// Every move's time (`go` to `bestmove`, ms) of the first engine and
+    /// of the second, for the time figures of the summary.
+    pub move_ms: [Vec<u64>; 2],
 }
 
 impl Summary {
     /// Counts one finished game.
     fn add(&mut self, rec: &GameRecord, red_seat: usize, pairs: &mut HashMap<u64, Vec<u8>>) {
+        for ply in &rec.plies {
+            let seat = if ply.colour == Colour::Red { red_seat } else { 1 - red_seat };
+            self.move_ms[seat].push(ply.ms);
+        }
         if rec.termination == Termination::Error {
             self.errors += 1;
             pairs.entry(rec.pair).or_default().push(u8::MAX);
@@ -124,6 +131,15 @@ impl Summary {
         {
             self.tally.add_pair(a + b);
         }
+    }
+
+    /// Per engine, the median and the longest move time in ms (`None`
+    /// before the engine has moved).
+    pub fn move_times(&self) -> [Option<(u64, u64)>; 2] {
+        self.move_ms.clone().map(|mut ms| {
+            ms.sort_unstable();
+            Some((*ms.get(ms.len() / 2)?, *ms.last()?))
+        })
     }
 
     /// The text summary.
@@ -178,6 +194,15 @@ impl Summary {
         for (term, [wa, wb, d]) in &self.terminations {
             let _ = writeln!(s, "{:<12} {wa:>width$} {wb:>width$} {d:>width$}", term.name());
         }
+        let times: Vec<String> = self
+            .move_times()
+            .iter()
+            .zip(&self.names)
+            .filter_map(|(t, name)| t.map(|(median, longest)| format!("{name} median {median}, longest {longest}")))
+            .collect();
+        if !times.is_empty() {
+            let _ = writeln!(s, "Move times (ms): {}", times.join("; "));
+        }
         if self.errors > 0 {
             let _ = writeln!(s, "Games without result (referee errors): {}", self.errors);
         }
@@ -198,6 +223,10 @@ impl Summary {
         let terms: Vec<String> =
             self.terminations.iter().map(|(k, [a, b, d])| format!("\"{}\":[{a},{b},{d}]", k.name())).collect();
         let penta: Vec<String> = t.penta.iter().map(u64::to_string).collect();
+        let [a, b] = self
+            .move_times()
+            .map(|t| t.map_or(["null".to_owned(), "null".to_owned()], |(m, l)| [m.to_string(), l.to_string()]));
+        let move_ms = format!("{{\"median\":[{},{}],\"longest\":[{},{}]}}", a[0], b[0], a[1], b[1]);
         let sprt = match (cfg.sprt, self.llr) {
             (Some(sp), Some(llr)) => {
                 let (l, h) = sp.bounds();
@@ -216,7 +245,7 @@ impl Summary {
             _ => "null".to_owned(),
         };
         format!(
-            "{{\"engines\":[{},{}],\"variant\":\"{}\",\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"score_lo\":{score_lo},\"score_hi\":{score_hi},\"elo\":{elo},\"elo_lo\":{lo},\"elo_hi\":{hi},\"elo_model\":{model},\"los\":{},\"penta\":[{}],\"sprt\":{sprt},\"terminations\":{{{}}},\"errors\":{},\"wall_s\":{}}}",
+            "{{\"engines\":[{},{}],\"variant\":\"{}\",\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"score_lo\":{score_lo},\"score_hi\":{score_hi},\"elo\":{elo},\"elo_lo\":{lo},\"elo_hi\":{hi},\"elo_model\":{model},\"los\":{},\"penta\":[{}],\"sprt\":{sprt},\"terminations\":{{{}}},\"errors\":{},\"move_ms\":{move_ms},\"wall_s\":{}}}",
             json_string(&self.names[0]),
             json_string(&self.names[1]),
             cfg.variant.name(),
@@ -454,6 +483,24 @@ fn worker(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_times_are_counted_by_engine_not_by_colour() {
+        use crate::record::PlyRecord;
+        use luzhanqi::notation::parse_token;
+        let ply = |colour, ms| PlyRecord { colour, token: parse_token("a4-a5").unwrap(), reveals: vec![], ms };
+        let mut summary = Summary::default();
+        assert_eq!(summary.move_times(), [None, None]);
+        let mut pairs = HashMap::new();
+        // Game 1: the first engine is Red and slow; game 2: it is Blue.
+        let mut rec = GameRecord::new(1, 1, Variant::Open);
+        rec.plies = vec![ply(Colour::Red, 300), ply(Colour::Blue, 10), ply(Colour::Red, 290)];
+        summary.add(&rec, 0, &mut pairs);
+        let mut rec = GameRecord::new(2, 1, Variant::Open);
+        rec.plies = vec![ply(Colour::Red, 12), ply(Colour::Blue, 310), ply(Colour::Red, 11)];
+        summary.add(&rec, 1, &mut pairs);
+        assert_eq!(summary.move_times(), [Some((300, 310)), Some((11, 12))]);
+    }
 
     #[test]
     fn pair_seeds_differ_and_repeat() {

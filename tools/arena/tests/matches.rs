@@ -115,6 +115,10 @@ fn greedy_against_random_in_every_variant() {
         let (summary, records) = play(&cfg);
         assert_eq!(summary.tally.games(), 6, "{variant}: {}", summary.text(&cfg));
         assert_eq!(summary.tally.pairs(), 3);
+        let plies: usize = records.iter().map(|r| r.plies.len()).sum();
+        assert_eq!(summary.move_ms[0].len() + summary.move_ms[1].len(), plies);
+        assert!(summary.json(&cfg).contains("\"move_ms\":{\"median\":["), "{}", summary.json(&cfg));
+        assert!(summary.text(&cfg).contains("Move times (ms): greedy median "), "{}", summary.text(&cfg));
         for rec in &records {
             let legal = rec.termination.by_rules() || rec.termination == Termination::MaxPlies;
             assert!(legal, "{variant} game {}: {} {}", rec.game, rec.termination, rec.detail);
