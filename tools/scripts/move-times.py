@@ -6,34 +6,34 @@ both sides are told the same history). Usage:
 
   tools/scripts/move-times.py ENGINE RECORD.ljr GAME SIDE MOVETIME [Name=Value ...]
 
-GAME is the record's game number or a range of them (30-39), SIDE `red` or `blue`, MOVETIME in ms; the
-rest are engine options (MoveOverhead is 10 unless given). The engine gets
-the recorded history before each of SIDE's moves, whatever it answered.
-Prints the number of moves, the median, the five longest and the moves over
-MOVETIME (game:ply). Needs target/release/arena (for the position the side was told).
+GAME is the record's game number or a range of them (30-39), SIDE `red` or
+`blue`, MOVETIME in ms; the rest are engine options (MoveOverhead is 10
+unless given). The engine gets the recorded history before each of SIDE's
+moves, whatever it answered. Prints the number of moves, the median, the
+five longest and the moves over MOVETIME (game:ply). Needs
+target/release/arena (for the position the side was told).
 """
-import re
 import subprocess
 import sys
 import tempfile
 import time
 
+import ljr
+
 
 def side_times(engine, record, game, side, movetime, options):
     """The times of SIDE's moves in game GAME, as (ply, ms)."""
-    games = open(record).read().split("[Game ")
-    text = next((g for g in games if g.startswith(f'"{game}"')), None)
-    if text is None:
+    found = [g for g in ljr.games(open(record).read()) if g[0].get("Game") == str(game)]
+    if not found:
         sys.exit(f"no game {game} in {record}")
-    text = "[Game " + text
-    variant = re.search(r'\[Variant "([^"]+)"', text).group(1)
+    tags, plies, text = found[0]
     with tempfile.NamedTemporaryFile("w", suffix=".ljr") as one:
         one.write(text)
         one.flush()
         told = subprocess.run(["target/release/arena", "replay", "--as", side, one.name],
                               capture_output=True, text=True, check=True).stdout
     start = next(l for l in told.splitlines() if l.startswith("position "))
-    moves = re.findall(r"^\d+ ([rb]) (\S+) \d+$", text, re.M)
+    moves = [(colour, token) for colour, token, _ in plies]
     p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -51,7 +51,7 @@ def side_times(engine, record, game, side, movetime, options):
 
     send("uli")
     until("uliok")
-    send(f"setoption name Variant value {variant}")
+    send(f"setoption name Variant value {tags['Variant']}")
     for name, value in options.items():
         send(f"setoption name {name} value {value}")
     send("newgame")

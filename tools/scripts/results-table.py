@@ -2,21 +2,21 @@
 """Prints a Markdown table from the arena outputs in a results directory
 (each <line>-<variant>.txt ends with the arena's JSON summary line and has a
 matching .cmd file holding the command that produced it)."""
-import json, pathlib, re, subprocess, sys
+import json, pathlib, subprocess, sys
+
+import ljr
 
 
-def longest_moves(ljr, names):
+def longest_moves(path, names):
     """The longest move time in ms of each engine over a record file."""
     longest = {n: 0 for n in names}
-    if not ljr.exists():
+    if not path.exists():
         return None
-    for game in ljr.read_text().split("[Game ")[1:]:
-        red = re.search(r'\[Red "([^"]+)"', game).group(1)
-        blue = re.search(r'\[Blue "([^"]+)"', game).group(1)
-        for colour, ms in re.findall(r"^\d+ ([rb]) \S+ (\d+)", game, re.M):
-            name = red if colour == "r" else blue
+    for tags, plies, _ in ljr.games(path.read_text()):
+        for colour, _, ms in plies:
+            name = tags["Red"] if colour == "r" else tags["Blue"]
             if name in longest:
-                longest[name] = max(longest[name], int(ms))
+                longest[name] = max(longest[name], ms)
     return [longest[n] for n in names]
 
 
