@@ -20,6 +20,36 @@ def longest_moves(path, names):
     return [longest[n] for n in names]
 
 
+def limits(words):
+    """The time control of a line from its arena command: the global limit,
+    or each engine's own (`tc=`, `movetime=`, `nodes=` in its --engine)."""
+    keys = ("tc", "movetime", "nodes")
+
+    def show(key, value):
+        return {"tc": f"clock {value}", "movetime": f"{value} ms/move"}.get(key, f"{value} iterations/move")
+
+    common = None
+    for key in keys:
+        if f"--{key}" in words:
+            common = show(key, words[words.index(f"--{key}") + 1])
+    own = []
+    for i, w in enumerate(words):
+        if w == "--engine":
+            mine = common
+            for x in words[i + 1:]:
+                if x.startswith("--"):
+                    break
+                key, _, value = x.partition("=")
+                if key in keys:
+                    mine = show(key, value)
+            own.append(mine)
+    if len(own) == 2 and own[0] != own[1]:
+        if own[0].endswith(" ms/move") and own[1].endswith(" ms/move"):
+            return f"{own[0].split()[0]} vs {own[1]}"
+        return f"{own[0]} vs {own[1]}"
+    return own[0] if own and own[0] else "?"
+
+
 out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "results/search")
 stamp = out / "bin" / "COMMIT"
 commit = stamp.read_text().strip() if stamp.exists() else subprocess.run(
@@ -32,15 +62,7 @@ for txt in sorted(out.glob("*.txt")):
         continue
     j = json.loads(lines[-1])
     cmd = (txt.with_suffix(".cmd")).read_text().strip() if txt.with_suffix(".cmd").exists() else ""
-    words = cmd.split()
-    if "movetime=400" in cmd:
-        tc = "400 vs 100 ms/move"
-    elif "--movetime" in words:
-        tc = f'{words[words.index("--movetime") + 1]} ms/move'
-    elif "--nodes" in words:
-        tc = f'{words[words.index("--nodes") + 1]} iterations/move'
-    else:
-        tc = "?"
+    tc = limits(cmd.split())
     terms = j.get("terminations", {})
     time_losses = sum(terms.get("time", [0, 0, 0])[:2])
     resigned = sum(terms.get("resign", [0, 0, 0])[:2])

@@ -12,7 +12,9 @@
 # LINES="random greedy uniform setup" (uniform: the opponent is the same
 # search with BeliefModel=uniform; setup: with SetupStyle=random).
 # LINES=threads CONCURRENCY=1: two threads against one at 100 ms a move
-# (on an otherwise idle 2-core machine).
+# (on an otherwise idle 2-core machine). LINES=clock GAMES=200: mcts on a
+# clock of 10 s + 100 ms a move (its own time management) against mcts at a
+# fixed 200 ms a move.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-results/search}
@@ -34,6 +36,7 @@ for v in $VARIANTS; do
       greedy) a=$(mcts mcts); b=$(mcts greedy option.Player=greedy); limits=(--movetime 100) ;;
       flat) a=$(mcts mcts); b=$(mcts flat option.Player=flat); limits=(--movetime 200) ;;
       self) a=$(mcts mcts-400ms movetime=400); b=$(mcts mcts-100ms movetime=100); limits=() ;;
+      clock) a=$(mcts mcts-clock tc=10s+0.1s); b=$(mcts mcts-200ms movetime=200); limits=() ;;
       threads) a=$(mcts mcts-2-threads option.Threads=2); b=$(mcts mcts-1-thread); limits=(--movetime 100) ;;
       uniform) a=$(mcts mcts); b=$(mcts uniform-belief option.BeliefModel=uniform); limits=(--movetime 100) ;;
       setup) a=$(mcts mcts); b=$(mcts random-setup option.SetupStyle=random); limits=(--movetime 100) ;;
