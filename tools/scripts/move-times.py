@@ -21,12 +21,10 @@ import time
 import ljr
 
 
-def side_times(engine, record, game, side, movetime, options):
-    """The times of SIDE's moves in game GAME, as (ply, ms)."""
-    found = [g for g in ljr.games(open(record).read()) if g[0].get("Game") == str(game)]
-    if not found:
-        sys.exit(f"no game {game} in {record}")
-    tags, plies, text = found[0]
+def side_times(engine, game, side, movetime, options):
+    """The times of SIDE's moves in GAME (tags, plies, text from
+    `ljr.games`), as (ply, ms)."""
+    tags, plies, text = game
     with tempfile.NamedTemporaryFile("w", suffix=".ljr") as one:
         one.write(text)
         one.flush()
@@ -80,9 +78,12 @@ def main():
     options = dict(a.split("=", 1) for a in sys.argv[6:])
     options.setdefault("MoveOverhead", "10")
     first, _, last = games.partition("-")
+    recorded = {g[0].get("Game"): g for g in ljr.games(open(record).read())}
     times = []
     for game in range(int(first), int(last or first) + 1):
-        times += [(f"{game}:{ply}", ms) for ply, ms in side_times(engine, record, game, side, movetime, options)]
+        if str(game) not in recorded:
+            sys.exit(f"no game {game} in {record}")
+        times += [(f"{game}:{ply}", ms) for ply, ms in side_times(engine, recorded[str(game)], side, movetime, options)]
     ms = sorted(t for _, t in times)
     over = [f"{at} {t}" for at, t in times if t > movetime]
     print(f"moves {len(ms)} median {ms[len(ms) // 2]} ms longest {ms[-5:]} over {movetime} ms: {len(over)} {over}")
