@@ -16,6 +16,7 @@ import sys
 import ljr
 
 TOKEN = re.compile(r"[rb][0-9BMF]|\d")
+RESULTS = ["1-0", "0-1", "1/2-1/2"]
 
 
 def ranks(deployment):
@@ -35,15 +36,17 @@ def ranks(deployment):
 
 
 def sealed(deployment, red):
-    """Whether every neighbour of the flag in DEPLOYMENT is a landmine."""
+    """Whether every neighbour of the flag in DEPLOYMENT is a landmine
+    (false for a malformed string: records keep illegal deployments as
+    sent)."""
     rows = ranks(deployment)
-    if len(rows) != 6:
+    if len(rows) != 6 or any(len(rank) != 5 for rank in rows):
         return False
     back, front = (rows[5], rows[4]) if red else (rows[0], rows[1])
     if "F" not in back:
         return False
     file = back.index("F")
-    around = [front[file]] + [back[f] for f in (file - 1, file + 1) if 0 <= f < len(back)]
+    around = [front[file]] + [back[f] for f in (file - 1, file + 1) if 0 <= f < 5]
     return all(kind == "M" for kind in around)
 
 
@@ -56,13 +59,12 @@ def main(paths):
             text = f.read()
         counts = {}
         for tags, _plies, _text in ljr.games(text):
-            results = ["1-0", "0-1", "1/2-1/2"]
-            if "RedSetup" not in tags or "BlueSetup" not in tags or tags.get("Result") not in results:
+            if "RedSetup" not in tags or "BlueSetup" not in tags or tags.get("Result") not in RESULTS:
                 continue
             n = sealed(tags["RedSetup"], True) + sealed(tags["BlueSetup"], False)
             row = counts.setdefault(n, [0, 0, 0, 0])
             row[0] += 1
-            row[1 + results.index(tags["Result"])] += 1
+            row[1 + RESULTS.index(tags["Result"])] += 1
         for n in sorted(counts):
             print(path, "|", n, "|", " | ".join(map(str, counts[n])))
 
