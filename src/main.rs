@@ -39,7 +39,8 @@ enum Command {
     /// Benchmarks: the search (as the protocol's `bench`), move generation
     /// (perft with bulk counting, copy-make) or random playouts.
     Bench {
-        /// What to measure: search, speed (iterations per second, 1 thread
+        /// What to measure: search, classic (the information-set search's
+        /// signature), speed (iterations per second, 1 thread
         /// and 2 with root and with tree parallelism), worlds (classic world sampling), latency (isready and
         /// stop during a search), movegen, playout, or rules (movegen and playout).
         #[arg(default_value = "search")]
@@ -114,6 +115,14 @@ fn bench_command(what: &str) -> Result<(), String> {
         );
         return Ok(());
     }
+    if what == "classic" {
+        let out = Output::stdout();
+        let start = std::time::Instant::now();
+        let nodes = luzhanqi::search::bench::classic_signature(&mut |r| out.send(&r));
+        let nps = nodes * 1000 / (start.elapsed().as_millis() as u64).max(1);
+        out.send(&Response::BenchTotal { nodes, nps });
+        return Ok(());
+    }
     if what == "search" {
         let out = Output::stdout();
         let (nodes, nps) = luzhanqi::search::bench::run(&mut |r| out.send(&r), &luzhanqi::search::Control::default());
@@ -130,7 +139,9 @@ fn bench_command(what: &str) -> Result<(), String> {
         lines.push(bench::playout_bench(luzhanqi::Rules::OPEN, 5_000));
     }
     if lines.is_empty() {
-        return Err(format!("unknown benchmark '{what}' (search, speed, worlds, latency, movegen, playout or rules)"));
+        return Err(format!(
+            "unknown benchmark '{what}' (search, classic, speed, worlds, latency, movegen, playout or rules)"
+        ));
     }
     for l in &lines {
         println!("{:<28} {:>14} in {:>8.3} s  {:>12.0} /s", l.name, l.count, l.time.as_secs_f64(), l.rate());

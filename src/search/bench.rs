@@ -60,6 +60,52 @@ pub fn run(report: &mut dyn FnMut(Response), control: &Control) -> (u64, u64) {
     (total, total * 1000 / ms.max(1))
 }
 
+/// The classic bench views: Red's view (Blue's pieces hidden, Blue's
+/// removed pieces unnamed) of seeded random games, opening to late middle
+/// game.
+pub fn classic_views() -> Vec<Position> {
+    [(111, 0), (112, 30), (113, 100), (114, 200)].into_iter().map(|(seed, plies)| classic_view(seed, plies)).collect()
+}
+
+/// Red's view of a seeded random `classic` game after `plies` plies.
+fn classic_view(seed: u64, plies: u32) -> Position {
+    use crate::board::Bitboard;
+    use crate::piece::{Colour, Kind, Piece};
+    let truth = seeded_position(Rules::CLASSIC, seed, plies);
+    let mut view = truth.hide_enemy(Colour::Red, Bitboard::EMPTY);
+    for k in Kind::ALL {
+        for _ in 0..view.removed_count(Colour::Blue, Some(k)) {
+            view.forget_removed(Piece::new(Colour::Blue, k));
+        }
+    }
+    view
+}
+
+/// The classic bench: the information-set search on [`classic_views`]
+/// under the bench's limits (one thread, fixed seed, stop at
+/// `BENCH_VISITS / 2` visits of the best action). Returns the total nodes,
+/// a signature of the classic search as [`run`]'s is of the others.
+pub fn classic_signature(report: &mut dyn FnMut(Response)) -> u64 {
+    let cfg = SearchConfig {
+        player: PlayerKind::Mcts,
+        threads: 1,
+        hash_mb: 64,
+        seed: 1,
+        move_overhead: 0,
+        best_visits: Some(BENCH_VISITS / 2),
+    };
+    let go = Go { nodes: Some(50_000), ..Go::default() };
+    let mut total = 0;
+    for (i, pos) in classic_views().iter().enumerate() {
+        let result = Searcher::new().go(pos, &go, &cfg, &Control::default(), &mut |_| {});
+        let nodes = result.info.nodes.unwrap_or(0);
+        total += nodes;
+        let best = result.best.map_or_else(|| "none".to_owned(), |a| a.to_string());
+        report(Response::InfoString(format!("classic bench position {} nodes {nodes} bestmove {best}", i + 1)));
+    }
+    total
+}
+
 /// Iterations per second of the tree search from `pos` with `threads`
 /// threads sharing the work as `parallel` says, over `nodes` iterations,
 /// with a memory cap large enough that the tree never fills.
@@ -81,16 +127,8 @@ pub fn speed(pos: &Position, threads: usize, parallel: Parallel, nodes: u64) -> 
 pub fn worlds(plies: u32, count: usize) -> (u64, usize) {
     use crate::belief::Belief;
     use crate::belief::sampler::WorldSampler;
-    use crate::board::Bitboard;
     use crate::piece::Colour;
-    let truth = seeded_position(Rules::CLASSIC, 31, plies);
-    // What Red knows: Blue's pieces hidden, Blue's removed pieces unnamed.
-    let mut view = truth.hide_enemy(Colour::Red, Bitboard::EMPTY);
-    for k in crate::piece::Kind::ALL {
-        for _ in 0..view.removed_count(Colour::Blue, Some(k)) {
-            view.forget_removed(crate::piece::Piece::new(Colour::Blue, k));
-        }
-    }
+    let view = classic_view(31, plies);
     let belief = Belief::new(&view, Colour::Red);
     let mut r = crate::bench::rng(7);
     let Some(mut s) = WorldSampler::new(&belief, None, &mut r) else {

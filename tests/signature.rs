@@ -1,0 +1,28 @@
+//! The search's signatures: the node totals of `bench` (flip and open, the
+//! tree search) and of `bench classic` (the information-set search). Each
+//! changes only when search behaviour changes; a commit that changes one
+//! on purpose updates it here and says so (Stockfish checks its bench on
+//! every commit).
+
+use luzhanqi::search::Control;
+use luzhanqi::search::bench::{classic_signature, run};
+
+/// `bench`'s node total.
+const BENCH_SIGNATURE: u64 = 96_640;
+
+#[test]
+fn bench_signature_is_pinned() {
+    let mut lines = Vec::new();
+    let (nodes, _) = run(&mut |r| lines.push(r.to_string()), &Control::default());
+    assert_eq!(nodes, BENCH_SIGNATURE, "search behaviour changed:\n{}", lines.join("\n"));
+}
+
+/// `bench classic`'s node total.
+const CLASSIC_SIGNATURE: u64 = 102_224;
+
+#[test]
+fn classic_signature_is_pinned() {
+    let mut lines = Vec::new();
+    let nodes = classic_signature(&mut |r| lines.push(r.to_string()));
+    assert_eq!(nodes, CLASSIC_SIGNATURE, "classic search behaviour changed:\n{}", lines.join("\n"));
+}
