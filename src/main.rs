@@ -82,7 +82,7 @@ fn bench_command(what: &str) -> Result<(), String> {
             ("open ply 40", bench::seeded_position(luzhanqi::Rules::OPEN, 7, 40)),
         ];
         use luzhanqi::search::bench::speed;
-        use luzhanqi::search::mcts::Parallel;
+        use luzhanqi::search::params::Parallel;
         for (name, pos) in positions {
             let one = speed(&pos, 1, Parallel::Root, 1_000_000);
             log::info!("{name}: 1 thread {one}/s");

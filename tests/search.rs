@@ -11,7 +11,8 @@ use luzhanqi::bench::{rng, seeded_position};
 use luzhanqi::piece::{Colour, Kind, Piece};
 use luzhanqi::players::PlayerKind;
 use luzhanqi::protocol::{Go, Response};
-use luzhanqi::search::mcts::{Params, Worker};
+use luzhanqi::search::mcts::Worker;
+use luzhanqi::search::params::Params;
 use luzhanqi::search::tree::{Proven, Tree, label_piece};
 use luzhanqi::search::{Control, SearchConfig, Searcher};
 use luzhanqi::{ActionKind, Position, Rules};
@@ -236,7 +237,7 @@ fn two_threads_search_and_agree_on_a_legal_action() {
 fn with_parallel_tree_two_threads_share_one_tree_within_hash() {
     let tree_mode = || {
         let mut s = Searcher::new();
-        s.overrides = luzhanqi::search::mcts::ParamOverrides::parse("parallel=tree").unwrap();
+        s.overrides = luzhanqi::search::params::ParamOverrides::parse("parallel=tree").unwrap();
         s
     };
     let pos = seeded_position(Rules::FLIP, 6, 50);

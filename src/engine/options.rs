@@ -40,7 +40,7 @@ pub struct Options {
     /// Weigh the belief by soft evidence (`classic`).
     pub soft_evidence: bool,
     /// Changes to the search's tuned constants (for experiments).
-    pub search_params: crate::search::mcts::ParamOverrides,
+    pub search_params: crate::search::params::ParamOverrides,
 }
 
 /// What the search believes about hidden enemy pieces.
@@ -78,7 +78,7 @@ impl Default for Options {
             belief_model: BeliefModel::Inference,
             setup_style: SetupStyle::Scored,
             soft_evidence: true,
-            search_params: crate::search::mcts::ParamOverrides::default(),
+            search_params: crate::search::params::ParamOverrides::default(),
         }
     }
 }
@@ -281,7 +281,7 @@ impl Options {
                 if name == "SearchParams" {
                     let v = raw.trim();
                     let v = if v == "<empty>" { "" } else { v };
-                    self.search_params = crate::search::mcts::ParamOverrides::parse(v).map_err(bad)?;
+                    self.search_params = crate::search::params::ParamOverrides::parse(v).map_err(bad)?;
                 }
                 Ok(Effect::None)
             }

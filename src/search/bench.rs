@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::mcts::{Parallel, Params};
+use super::params::{Parallel, Params};
 use super::{Control, SearchConfig, Searcher};
 use crate::bench::seeded_position;
 use crate::players::PlayerKind;

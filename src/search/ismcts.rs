@@ -8,30 +8,32 @@
 //! node whose branches are the referee's verdicts (`+`, `-`, `=`, and a
 //! capture of the flag), each followed as the sampled world decides it.
 
-use super::SearchWorker;
-use super::leaf::{LeafEval, for_red};
-use super::mcts::{Params, Step};
-use super::priors;
-use super::tree::{Edge, NONE, Proven, Tree, label_action};
+use super::core::{Core, Pick, Reached, Step, Terminal, Walk};
+use super::params::Params;
+use super::tree::{Edge, Tree};
 use crate::action::{Action, ActionKind};
 use crate::belief::Belief;
-use crate::belief::sampler::WorldSampler;
+use crate::belief::sampler::{STEPS_PER_WORLD, WorldSampler};
 use crate::bench::Rng;
 use crate::board::Bitboard;
 use crate::board::Point;
+use crate::board::topology::NUM_POINTS;
 use crate::combat::Outcome;
 use crate::movegen::ActionSink;
 use crate::piece::{Colour, Kind};
 use crate::position::Position;
 
-/// Outcome-node labels: the three verdicts, and `+` that took the flag.
+/// Outcome-node labels: the three verdicts (`Outcome as u16`), and `+`
+/// that took the flag.
 const FLAG_TAKEN: u16 = 3;
+/// Branches of an outcome node, equally likely a priori (the world decides).
+const VERDICTS: u16 = 4;
 
 /// Legal actions of a world, by origin, for membership tests.
 #[derive(Clone, Copy)]
 struct LegalSet {
-    moves: [Bitboard; 60],
-    attacks: [Bitboard; 60],
+    moves: [Bitboard; NUM_POINTS],
+    attacks: [Bitboard; NUM_POINTS],
 }
 
 impl ActionSink for LegalSet {
@@ -45,7 +47,7 @@ impl ActionSink for LegalSet {
 
 impl LegalSet {
     fn of(pos: &Position) -> LegalSet {
-        let mut s = LegalSet { moves: [Bitboard::EMPTY; 60], attacks: [Bitboard::EMPTY; 60] };
+        let mut s = LegalSet { moves: [Bitboard::EMPTY; NUM_POINTS], attacks: [Bitboard::EMPTY; NUM_POINTS] };
         pos.generate(&mut s);
         s
     }
@@ -59,222 +61,116 @@ impl LegalSet {
     }
 }
 
-/// One ISMCTS thread.
-pub struct IsWorker {
-    tree: Tree,
-    avail: Vec<u32>,
-    rng: Rng,
-    params: Params,
-    seldepth: u32,
+/// The walk of the refereed hidden game: a world drawn from the belief
+/// for each iteration, the engine's view beside it, and the verdict of the
+/// last attack (the branch its outcome node follows).
+pub struct Hidden {
     belief: Belief,
     sampler: WorldSampler,
-    leaf_eval: LeafEval,
-    actions: Vec<Action>,
-    scratch: Vec<Action>,
-    priors: Vec<f32>,
-    path: Vec<Step>,
+    world: Position,
+    view: Position,
+    verdict: u16,
+    /// Per edge, how often its action was legal when its node was visited:
+    /// the parent count of its exploration term.
+    avail: Vec<u32>,
 }
+
+/// One ISMCTS thread.
+pub type IsWorker = super::core::Worker<Hidden, Tree>;
 
 impl IsWorker {
     /// A worker for the view at `tree`'s root, drawing worlds from `sampler`.
     pub fn new(tree: Tree, rng: Rng, params: Params, belief: Belief, sampler: WorldSampler) -> IsWorker {
-        IsWorker {
+        let walk = Hidden {
             avail: vec![0; tree.edges.len()],
-            tree,
-            rng,
-            params,
-            seldepth: 0,
+            world: tree.root_pos.clone(),
+            view: tree.root_pos.clone(),
             belief,
             sampler,
-            leaf_eval: LeafEval::new(params.playout_plies),
-            actions: Vec::with_capacity(256),
-            scratch: Vec::with_capacity(256),
-            priors: Vec::with_capacity(256),
-            path: Vec::with_capacity(64),
-        }
-    }
-
-    /// Its tree.
-    pub fn tree(&self) -> &Tree {
-        &self.tree
-    }
-
-    fn set_edges(&mut self, node: u32, edges: impl Iterator<Item = Edge>) {
-        self.tree.set_edges(node, edges);
-        self.avail.resize(self.tree.edges.len(), 0);
-    }
-
-    /// Edges for every action legal in some world: the view's actions
-    /// (pieces of unknown kind move as any movable piece could).
-    fn expand(&mut self, node: u32, view: &Position) -> bool {
-        self.actions.clear();
-        view.legal_actions(&mut self.actions);
-        if self.tree.would_overflow(0, self.actions.len()) {
-            return false;
-        }
-        priors::for_node(view, &self.actions, self.params.use_priors, &mut self.scratch, &mut self.priors);
-        let edges: Vec<Edge> = self.actions.iter().zip(&self.priors).map(|(a, &p)| Edge::new(a.to_u16(), p)).collect();
-        self.set_edges(node, edges.into_iter());
-        true
-    }
-
-    /// Selection among the edges legal in the world, with availability
-    /// counts; `None` when no edge is legal there.
-    fn select(&mut self, node: u32, legal: &LegalSet) -> Option<usize> {
-        let n = self.tree.nodes[node as usize];
-        let fpu = -n.q() - self.params.fpu_reduction;
-        let first = n.first_edge as usize;
-        let mut best = None;
-        let mut best_score = f32::NEG_INFINITY;
-        for i in 0..usize::from(n.num_edges) {
-            let e = self.tree.edges[first + i];
-            if !legal.contains(label_action(e.label)) {
-                continue;
-            }
-            self.avail[first + i] += 1;
-            let (q, visits) = if e.child == NONE {
-                (fpu, 0)
-            } else {
-                let c = &self.tree.nodes[e.child as usize];
-                (c.proven.value().unwrap_or_else(|| c.q()), c.visits)
-            };
-            let sqrt_avail = (self.avail[first + i] as f32).sqrt();
-            let score = q + self.params.cpuct * e.prior() * sqrt_avail / (1 + visits) as f32;
-            if score > best_score {
-                best_score = score;
-                best = Some(i);
-            }
-        }
-        best
-    }
-
-    /// The value for Red of a position of this world seen for the first
-    /// time; a finished game in the view (flag taken, quiet limit) is
-    /// marked on the node, being the same in every world.
-    fn new_leaf(&mut self, child: u32, view: &Position, world: &Position, mover: Option<Colour>) -> f32 {
-        if let Some(r) = view.outcome_without_actions() {
-            let n = &mut self.tree.nodes[child as usize];
-            n.terminal = true;
-            n.proven = match (r.winner, mover) {
-                (None, _) => Proven::Draw,
-                (Some(w), Some(m)) if w == m => Proven::Win,
-                _ => Proven::Loss,
-            };
-            return r.winner.map_or(0.0, |w| for_red(1.0, Some(w)));
-        }
-        self.leaf_eval.value(world, &mut self.rng).0
-    }
-
-    /// One iteration: draw a world, descend, evaluate, back up.
-    pub fn iterate(&mut self) {
-        self.sampler.walk(crate::belief::sampler::STEPS_PER_WORLD, &mut self.rng);
-        let mut world = self.sampler.world(&self.tree.root_pos, &self.belief);
-        let mut view = self.tree.root_pos.clone();
-        self.path.clear();
-        self.path.push(Step { node: 0, mover: view.side_to_move().map(Colour::opposite) });
-        let mut node = 0u32;
-        let mut verdict = 0u16;
-        let value: f32;
-        loop {
-            let n = self.tree.nodes[node as usize];
-            let mover = self.path.last().and_then(|s| s.mover);
-            if let Some(v) = n.proven.value() {
-                value = for_red(v, mover);
-                break;
-            }
-            if n.chance {
-                if !n.expanded {
-                    if self.tree.would_overflow(0, 4) {
-                        value = self.leaf_eval.value(&world, &mut self.rng).0;
-                        break;
-                    }
-                    self.set_edges(node, (0..4).map(|l| Edge::new(l, 0.25)));
-                }
-                let slot = self.tree.nodes[node as usize].first_edge as usize + usize::from(verdict);
-                let child = self.tree.edges[slot].child;
-                if child == NONE {
-                    let Some(c) = self.tree.add_child(slot, false) else {
-                        value = self.leaf_eval.value(&world, &mut self.rng).0;
-                        break;
-                    };
-                    self.path.push(Step { node: c, mover });
-                    value = self.new_leaf(c, &view, &world, mover);
-                    break;
-                }
-                node = child;
-                self.path.push(Step { node, mover });
-                continue;
-            }
-            if let Some(r) = view.outcome_without_actions() {
-                value = r.winner.map_or(0.0, |w| for_red(1.0, Some(w)));
-                break;
-            }
-            if !n.expanded && !self.expand(node, &view) {
-                value = self.leaf_eval.value(&world, &mut self.rng).0;
-                break;
-            }
-            let side = view.side_to_move();
-            let legal = LegalSet::of(&world);
-            let Some(i) = self.select(node, &legal) else {
-                // No legal action in this world: the side to move loses.
-                value = side.map_or(0.0, |s| for_red(-1.0, Some(s)));
-                break;
-            };
-            let slot = self.tree.nodes[node as usize].first_edge as usize + i;
-            let e = self.tree.edges[slot];
-            let a = label_action(e.label);
-            let is_attack = a.kind() == ActionKind::Attack;
-            if is_attack {
-                let outcome = world.attack_outcome(a.from(), a.to()).unwrap_or(Outcome::DefenderWins);
-                let flag = world.kind_at(a.to()) == Some(Kind::Flag) && outcome == Outcome::AttackerWins;
-                let loser = flag.then(|| world.cell(a.to()).piece()).flatten();
-                verdict = if flag { FLAG_TAKEN } else { outcome as u16 };
-                world.play_attack(a.from(), a.to(), outcome, None);
-                // The view learns the flag only when it is taken.
-                view.play_attack(a.from(), a.to(), outcome, loser);
-            } else {
-                world.play_known(a, None);
-                view.play_known(a, None);
-            }
-            if e.child == NONE {
-                let Some(c) = self.tree.add_child(slot, is_attack) else {
-                    value = self.leaf_eval.value(&world, &mut self.rng).0;
-                    break;
-                };
-                self.path.push(Step { node: c, mover: side });
-                if is_attack {
-                    node = c;
-                    continue;
-                }
-                value = self.new_leaf(c, &view, &world, side);
-                break;
-            }
-            node = e.child;
-            self.path.push(Step { node, mover: side });
-        }
-        self.seldepth = self.seldepth.max(self.path.len() as u32 - 1);
-        for step in &self.path {
-            let n = &mut self.tree.nodes[step.node as usize];
-            n.visits += 1;
-            n.value += for_red(value, step.mover);
-        }
+            verdict: 0,
+        };
+        Self::with_walk(tree, rng, params, walk)
     }
 }
 
-impl SearchWorker for IsWorker {
-    fn iterate(&mut self) {
-        IsWorker::iterate(self);
+impl Walk for Hidden {
+    const SOLVES: bool = false;
+
+    fn begin(&mut self, core: &mut Core, root: &Position) {
+        self.sampler.walk(STEPS_PER_WORLD, &mut core.rng);
+        self.world = self.sampler.world(root, &self.belief);
+        self.view = root.clone();
     }
 
-    fn with_tree<R>(&self, f: impl FnOnce(&Tree) -> R) -> R {
-        f(&self.tree)
+    fn public(&self) -> &Position {
+        &self.view
     }
 
-    fn into_tree(self) -> Option<Tree> {
-        Some(self.tree)
+    fn finished(&self) -> Option<Terminal> {
+        self.view.outcome_without_actions().map(|r| Terminal { winner: r.winner })
     }
 
-    fn seldepth(&self) -> u32 {
-        self.seldepth
+    fn chance(&mut self, core: &mut Core, tree: &mut Tree, node: u32) -> Option<(usize, Option<Colour>)> {
+        if !tree.nodes[node as usize].expanded {
+            if tree.would_overflow(0, usize::from(VERDICTS)) {
+                return None;
+            }
+            tree.set_edges(node, (0..VERDICTS).map(|l| Edge::new(l, 1.0 / f32::from(VERDICTS))));
+        }
+        // The outcome node's mover is the attacker's.
+        Some((usize::from(self.verdict), core.path.last().and_then(|s| s.mover)))
+    }
+
+    /// Selection among the edges legal in the world, with availability
+    /// counts; no edge legal there: the side to move loses.
+    fn select(&mut self, core: &Core, tree: &Tree, node: u32) -> Pick {
+        let legal = LegalSet::of(&self.world);
+        let first = tree.nodes[node as usize].first_edge as usize;
+        self.avail.resize(self.avail.len().max(tree.edges.len()), 0);
+        let avail = &mut self.avail;
+        let edges = tree.edges_of(node);
+        let picked = core.select(tree, node, false, |i| {
+            legal.contains(super::tree::label_action(edges[i].label)).then(|| {
+                avail[first + i] += 1;
+                (avail[first + i] as f32).sqrt()
+            })
+        });
+        match picked {
+            Some(i) => Pick::Edge(i),
+            None => {
+                let loser = self.view.side_to_move();
+                Pick::Stop(Reached::Exact(Terminal { winner: loser.map(Colour::opposite) }.value_for_red()))
+            }
+        }
+    }
+
+    fn play(&mut self, a: Action) -> bool {
+        if a.kind() != ActionKind::Attack {
+            self.world.play_known(a, None);
+            self.view.play_known(a, None);
+            return false;
+        }
+        let outcome = self.world.attack_outcome(a.from(), a.to()).unwrap_or(Outcome::DefenderWins);
+        let flag = self.world.kind_at(a.to()) == Some(Kind::Flag) && outcome == Outcome::AttackerWins;
+        let loser = flag.then(|| self.world.cell(a.to()).piece()).flatten();
+        self.verdict = if flag { FLAG_TAKEN } else { outcome as u16 };
+        self.world.play_attack(a.from(), a.to(), outcome, None);
+        // The view learns the flag only when it is taken.
+        self.view.play_attack(a.from(), a.to(), outcome, loser);
+        true
+    }
+
+    fn settle(&mut self, _: &mut Rng) {}
+
+    /// A finished game in the view (flag taken, quiet limit) is the same
+    /// in every world, so a new node keeps it; otherwise the world is
+    /// evaluated (its own game end depends on the world, not kept).
+    fn evaluate(&mut self, core: &mut Core, created: Option<Step>) -> (f32, Option<Terminal>) {
+        if created.is_some() {
+            if let Some(t) = self.finished() {
+                return (t.value_for_red(), Some(t));
+            }
+        }
+        (core.leaf_eval.value(&self.world, &mut core.rng).0, None)
     }
 }

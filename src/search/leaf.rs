@@ -5,6 +5,7 @@
 
 use rand::RngExt;
 
+use super::core::Terminal;
 use super::evaluate::evaluate;
 use crate::action::{Action, ActionKind};
 use crate::bench::Rng;
@@ -32,10 +33,6 @@ pub struct LeafEval {
     scratch: Vec<Action>,
 }
 
-fn result_for_red(winner: Option<Colour>) -> f32 {
-    winner.map_or(0.0, |w| for_red(1.0, Some(w)))
-}
-
 impl LeafEval {
     /// An evaluator with `playout_plies` of playout.
     pub fn new(playout_plies: u32) -> LeafEval {
@@ -48,17 +45,11 @@ impl LeafEval {
         &self.actions
     }
 
-    /// The value of `pos` for Red, and `Some(winner)` when `pos` itself is a
+    /// The value of `pos` for Red, and its result when `pos` itself is a
     /// finished game.
-    pub fn value(&mut self, pos: &Position, rng: &mut Rng) -> (f32, Option<Option<Colour>>) {
-        if let Some(r) = pos.outcome_without_actions() {
-            return (result_for_red(r.winner), Some(r.winner));
-        }
-        self.actions.clear();
-        pos.legal_actions(&mut self.actions);
-        if self.actions.is_empty() {
-            let winner = pos.side_to_move().map(Colour::opposite);
-            return (result_for_red(winner), Some(winner));
+    pub fn value(&mut self, pos: &Position, rng: &mut Rng) -> (f32, Option<Terminal>) {
+        if let Some(t) = self.finished(pos) {
+            return (t.value_for_red(), Some(t));
         }
         if self.playout_plies == 0 {
             return (for_red(evaluate(pos, &self.actions, &mut self.scratch), pos.side_to_move()), None);
@@ -66,18 +57,25 @@ impl LeafEval {
         (self.playout(pos.clone(), rng), None)
     }
 
+    /// The result of `pos` if the game is over there (flag taken, quiet
+    /// limit, or no legal action: the side to move loses); otherwise its
+    /// legal actions are left in `self.actions`.
+    fn finished(&mut self, pos: &Position) -> Option<Terminal> {
+        if let Some(r) = pos.outcome_without_actions() {
+            return Some(Terminal { winner: r.winner });
+        }
+        self.actions.clear();
+        pos.legal_actions(&mut self.actions);
+        self.actions.is_empty().then(|| Terminal { winner: pos.side_to_move().map(Colour::opposite) })
+    }
+
     fn playout(&mut self, mut pos: Position, rng: &mut Rng) -> f32 {
         for _ in 0..self.playout_plies {
             let a = self.light_policy(&pos, rng);
             let shown = if a.kind() == ActionKind::Flip { pos.sample_pool(rng) } else { None };
             pos.play_known(a, shown);
-            if let Some(r) = pos.outcome_without_actions() {
-                return result_for_red(r.winner);
-            }
-            self.actions.clear();
-            pos.legal_actions(&mut self.actions);
-            if self.actions.is_empty() {
-                return result_for_red(pos.side_to_move().map(Colour::opposite));
+            if let Some(t) = self.finished(&pos) {
+                return t.value_for_red();
             }
         }
         for_red(evaluate(&pos, &self.actions, &mut self.scratch), pos.side_to_move())

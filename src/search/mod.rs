@@ -4,11 +4,13 @@
 //! so that info lines are testable without a process.
 
 pub mod bench;
+pub mod core;
 pub mod evaluate;
 pub mod flat;
 pub mod ismcts;
 pub mod leaf;
 pub mod mcts;
+pub mod params;
 pub mod priors;
 pub mod time;
 pub mod tree;
@@ -26,7 +28,8 @@ use crate::players::{Choice, PlayerKind, greedy, random};
 use crate::position::Position;
 use crate::protocol::{Go, Info, Response, Score};
 use ismcts::IsWorker;
-use mcts::{Parallel, Params, SharedWorker, Worker};
+use mcts::{SharedWorker, Worker};
+use params::{Parallel, ParamOverrides, Params};
 use time::Limits;
 use tree::{Proven, Tree};
 
@@ -142,7 +145,7 @@ pub struct Searcher {
     /// Constants of the tree search; `None`: those tuned for the rule set.
     pub params: Option<Params>,
     /// Changes to those constants (the `SearchParams` option).
-    pub overrides: mcts::ParamOverrides,
+    pub overrides: ParamOverrides,
     /// In classic, believe only the counts (no inference), for measuring
     /// what the inference adds.
     pub uniform_belief: bool,
