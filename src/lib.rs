@@ -19,6 +19,7 @@ pub mod piece;
 pub mod players;
 pub mod position;
 pub mod protocol;
+pub mod random;
 pub mod rules;
 pub mod search;
 

@@ -11,6 +11,7 @@ use luzhanqi::engine::output::Output;
 use luzhanqi::notation::{parse_position, parse_token};
 use luzhanqi::perft::divide;
 use luzhanqi::protocol::Response;
+use luzhanqi::random::seeded_position;
 use luzhanqi::{Position, Variant};
 
 #[derive(Parser)]
@@ -78,8 +79,8 @@ fn bench_command(what: &str) -> Result<(), String> {
     if what == "speed" {
         let positions = [
             ("flip opening", Position::flip_start(luzhanqi::Rules::FLIP)),
-            ("flip ply 60", bench::seeded_position(luzhanqi::Rules::FLIP, 7, 60)),
-            ("open ply 40", bench::seeded_position(luzhanqi::Rules::OPEN, 7, 40)),
+            ("flip ply 60", seeded_position(luzhanqi::Rules::FLIP, 7, 60)),
+            ("open ply 40", seeded_position(luzhanqi::Rules::OPEN, 7, 40)),
         ];
         use luzhanqi::search::bench::speed;
         use luzhanqi::search::params::Parallel;

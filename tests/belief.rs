@@ -8,9 +8,9 @@ mod common;
 use common::sparse;
 use luzhanqi::belief::sampler::WorldSampler;
 use luzhanqi::belief::{ALL_KINDS, Belief, IMMOBILE, KindSet, explains, has, only};
-use luzhanqi::bench::{random_start, rng};
 use luzhanqi::notation::{parse_point, parse_token};
 use luzhanqi::piece::ARMY;
+use luzhanqi::random::{random_start, rng};
 use luzhanqi::{ActionKind, Bitboard, Colour, Kind, Outcome, Piece, Position, Rules, Token};
 use rand::RngExt;
 

@@ -7,10 +7,10 @@ mod common;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use luzhanqi::bench::rng;
 use luzhanqi::engine::Engine;
 use luzhanqi::engine::output::Output;
 use luzhanqi::protocol::{ParseError, Response, parse_command, parse_response};
+use luzhanqi::random::rng;
 
 struct Harness {
     engine: Engine,

@@ -1,12 +1,12 @@
 //! Round trips of the notation (points, pieces, actions, history tokens,
 //! position strings, deployments) and typed errors on garbage.
 
-use luzhanqi::bench::{random_start, random_step, rng};
 use luzhanqi::notation::{
     NotationError, PositionStringError, parse_action, parse_deployment, parse_piece, parse_point, parse_position,
     parse_setup, parse_token,
 };
 use luzhanqi::position::PositionError;
+use luzhanqi::random::{random_start, random_step, rng};
 use luzhanqi::{Action, Bitboard, Colour, Deployment, Kind, Outcome, Piece, Point, Position, Rules, Token};
 use rand::RngExt;
 

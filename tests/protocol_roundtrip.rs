@@ -3,13 +3,13 @@
 
 mod common;
 
-use luzhanqi::bench::{random_start, random_step, rng};
 use luzhanqi::deployment::Deployment;
 use luzhanqi::engine::options::Options;
 use luzhanqi::notation::{parse_action, parse_point, parse_setup};
 use luzhanqi::protocol::{
     Belief, Command, Go, Info, ParseError, PositionStart, Response, Score, parse_command, parse_response,
 };
+use luzhanqi::random::{random_start, random_step, rng};
 use luzhanqi::{Colour, Kind, Rules, Token};
 
 fn commands() -> Vec<Command> {

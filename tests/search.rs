@@ -7,10 +7,10 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::sparse;
-use luzhanqi::bench::{rng, seeded_position};
 use luzhanqi::piece::{Colour, Kind, Piece};
 use luzhanqi::players::PlayerKind;
 use luzhanqi::protocol::{Go, Response};
+use luzhanqi::random::{rng, seeded_position};
 use luzhanqi::search::mcts::Worker;
 use luzhanqi::search::params::Params;
 use luzhanqi::search::tree::{Proven, Tree, label_piece};

@@ -254,7 +254,7 @@ mod tests {
 
     #[test]
     fn the_shipped_counts_give_finite_weights() {
-        let pos = crate::bench::seeded_position(crate::Rules::CLASSIC, 3, 0);
+        let pos = crate::random::seeded_position(crate::Rules::CLASSIC, 3, 0);
         let view = pos.hide_enemy(Colour::Red, crate::Bitboard::EMPTY);
         let belief = Belief::new(&view, Colour::Red);
         let w = EvidenceModel::shipped().weights(&belief, 0);

@@ -389,7 +389,7 @@ pub fn marginals(
     belief: &Belief,
     weights: Option<Vec<[f32; NUM_KINDS]>>,
     samples: usize,
-    rng: &mut crate::bench::Rng,
+    rng: &mut crate::random::Rng,
 ) -> Vec<(Point, [f32; NUM_KINDS])> {
     let on_board: Vec<(usize, Point)> =
         belief.pieces.iter().enumerate().filter_map(|(i, e)| e.at.map(|p| (i, p))).collect();

@@ -10,9 +10,9 @@
 use rand::RngExt;
 
 use super::{Belief, KindSet, has};
-use crate::bench::Rng;
 use crate::piece::{ARMY, Kind, NUM_KINDS, Piece};
 use crate::position::Position;
+use crate::random::Rng;
 
 /// Chain steps between two worlds handed out.
 pub const STEPS_PER_WORLD: usize = 40;

@@ -12,7 +12,6 @@ use std::thread::JoinHandle;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::action::Token;
-use crate::bench::{Rng, rng};
 use crate::board::Point;
 use crate::board::topology::{CAMPS, HQS, RANKS};
 use crate::deployment::Deployment;
@@ -20,6 +19,7 @@ use crate::perft::divide_until;
 use crate::piece::{Colour, Kind};
 use crate::position::{Cell, Position};
 use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command};
+use crate::random::{Rng, rng};
 use crate::search::{Control, SearchConfig, Searcher};
 use options::{BeliefModel, Effect, Options, SetupStyle};
 use output::Output;
@@ -461,7 +461,7 @@ pub fn latency_bench(rounds: usize, after_ms: u64) -> (Vec<std::time::Duration>,
     use std::time::Duration;
     let (out, rx) = Output::channel();
     let mut engine = Engine::new(out);
-    let fen = crate::bench::seeded_position(crate::rules::Rules::FLIP, 21, 60).to_string();
+    let fen = crate::random::seeded_position(crate::rules::Rules::FLIP, 21, 60).to_string();
     let (mut ready, mut stop) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         engine.handle_line(&format!("position fen {fen}"));

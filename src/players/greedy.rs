@@ -10,12 +10,12 @@ use rand::RngExt;
 
 use super::Choice;
 use crate::action::{Action, ActionKind};
-use crate::bench::Rng;
 use crate::combat::Outcome;
 use crate::eval::{WIN, forecast_attack};
 use crate::perft::for_each_child;
 use crate::piece::Colour;
 use crate::position::Position;
+use crate::random::Rng;
 
 /// Centipawns per rank a move advances (rule sets with deployment only).
 const ADVANCE: f32 = 3.0;

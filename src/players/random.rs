@@ -3,8 +3,8 @@
 use rand::RngExt;
 
 use super::Choice;
-use crate::bench::Rng;
 use crate::position::Position;
+use crate::random::Rng;
 
 /// A legal action drawn uniformly, or `None` when there is none.
 pub fn choose(pos: &Position, rng: &mut Rng) -> Option<Choice> {

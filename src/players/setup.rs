@@ -21,11 +21,11 @@
 
 use rand::RngExt;
 
-use crate::bench::Rng;
 use crate::board::Point;
 use crate::board::topology::{ADJACENT, BACK_TWO_RANKS, FRONT_RANK, OWN_HQS, RAILWAY};
 use crate::deployment::Deployment;
 use crate::piece::{Colour, Kind};
+use crate::random::Rng;
 
 /// Random deployments scored per answer.
 pub const CANDIDATES: usize = 200;
@@ -127,7 +127,7 @@ pub fn scored(colour: Colour, rng: &mut Rng) -> Deployment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::rng;
+    use crate::random::rng;
 
     #[test]
     fn scored_deployments_are_legal_varied_and_better_than_random() {

@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use super::params::{Parallel, Params};
 use super::{Control, SearchConfig, Searcher};
-use crate::bench::seeded_position;
 use crate::players::PlayerKind;
 use crate::position::Position;
 use crate::protocol::{Go, Response};
+use crate::random::seeded_position;
 use crate::rules::Rules;
 
 /// Each bench search stops when its most visited root action has this many
@@ -130,7 +130,7 @@ pub fn worlds(plies: u32, count: usize) -> (u64, usize) {
     use crate::piece::Colour;
     let view = classic_view(31, plies);
     let belief = Belief::new(&view, Colour::Red);
-    let mut r = crate::bench::rng(7);
+    let mut r = crate::random::rng(7);
     let Some(mut s) = WorldSampler::new(&belief, None, &mut r) else {
         return (0, 0);
     };

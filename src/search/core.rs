@@ -19,7 +19,7 @@ use super::params::Params;
 use super::priors;
 use super::tree::{Edge, NONE, Node, Proven, Tree, label_action};
 use crate::action::Action;
-use crate::bench::Rng;
+use crate::random::Rng;
 use crate::piece::Colour;
 use crate::position::Position;
 

@@ -122,7 +122,7 @@ mod tests {
     fn an_edge_fades_towards_a_drawing_quiet_limit() {
         // Seeded games until one side is clearly ahead.
         let pos = (0..50)
-            .map(|seed| crate::bench::seeded_position(Rules::CLASSIC, seed, 150))
+            .map(|seed| crate::random::seeded_position(Rules::CLASSIC, seed, 150))
             .find(|p| p.outcome().is_none() && eval_at_quiet(p, 0).abs() > 0.2)
             .expect("an uneven position");
         let (fresh, half, late) = (eval_at_quiet(&pos, 0), eval_at_quiet(&pos, 60), eval_at_quiet(&pos, 110));

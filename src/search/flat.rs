@@ -9,9 +9,9 @@ use super::leaf::{LeafEval, for_red};
 use super::time::Limits;
 use super::{Control, SearchConfig, SearchResult, report_score, tree::Proven};
 use crate::action::ActionKind;
-use crate::bench::rng;
 use crate::position::Position;
 use crate::protocol::{Go, Info, Response};
+use crate::random::rng;
 
 /// UCB1 exploration constant (values are in [-1, 1]).
 const C: f32 = 1.0;

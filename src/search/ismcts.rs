@@ -14,7 +14,7 @@ use super::tree::{Edge, Tree};
 use crate::action::{Action, ActionKind};
 use crate::belief::Belief;
 use crate::belief::sampler::{STEPS_PER_WORLD, WorldSampler};
-use crate::bench::Rng;
+use crate::random::Rng;
 use crate::board::Bitboard;
 use crate::board::Point;
 use crate::board::topology::NUM_POINTS;

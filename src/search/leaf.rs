@@ -8,10 +8,10 @@ use rand::RngExt;
 use super::core::Terminal;
 use super::evaluate::evaluate;
 use crate::action::{Action, ActionKind};
-use crate::bench::Rng;
 use crate::eval::forecast_attack;
 use crate::piece::Colour;
 use crate::position::Position;
+use crate::random::Rng;
 
 /// A value for Red, from a value for `mover` (`None`: the root before the
 /// first flip, where it does not matter).

@@ -16,7 +16,7 @@ use super::core::{Core, Pick, Reached, Step, Terminal, TreeHolder, Walk, parent_
 use super::params::Params;
 use super::tree::{Edge, Tree, label_piece, piece_label};
 use crate::action::{Action, ActionKind};
-use crate::bench::Rng;
+use crate::random::Rng;
 use crate::board::Point;
 use crate::piece::{Colour, Kind, Piece};
 use crate::position::Position;
@@ -159,11 +159,11 @@ mod tests {
     /// is the owned worker's, iteration for iteration.
     #[test]
     fn a_shared_worker_alone_grows_the_same_tree() {
-        let pos = crate::bench::seeded_position(crate::rules::Rules::FLIP, 3, 20);
+        let pos = crate::random::seeded_position(crate::rules::Rules::FLIP, 3, 20);
         let params = Params::for_mode(Mode::Flip);
-        let mut owned = Worker::new(Tree::new(pos.clone(), 64 << 20), crate::bench::rng(9), params);
+        let mut owned = Worker::new(Tree::new(pos.clone(), 64 << 20), crate::random::rng(9), params);
         let shared = Arc::new(Mutex::new(Tree::new(pos, 64 << 20)));
-        let mut one = SharedWorker::new(Arc::clone(&shared), crate::bench::rng(9), params);
+        let mut one = SharedWorker::new(Arc::clone(&shared), crate::random::rng(9), params);
         for _ in 0..3000 {
             owned.iterate();
             SearchWorker::iterate(&mut one);

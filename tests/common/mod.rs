@@ -78,7 +78,7 @@ pub fn legal(pos: &Position) -> Vec<String> {
 /// A line for robustness tests: every fourth one random characters from
 /// `alphabet`, the others one of `seeds` with up to three characters
 /// removed or inserted.
-pub fn garbage_line(r: &mut luzhanqi::bench::Rng, i: usize, seeds: &[String], alphabet: &[char]) -> String {
+pub fn garbage_line(r: &mut luzhanqi::random::Rng, i: usize, seeds: &[String], alphabet: &[char]) -> String {
     use rand::RngExt;
     if i % 4 == 0 {
         return (0..r.random_range(0..50)).map(|_| alphabet[r.random_range(0..alphabet.len())]).collect();

@@ -16,8 +16,8 @@
 use luzhanqi::Colour;
 use luzhanqi::belief::evidence::{EvidenceCounts, EvidenceModel};
 use luzhanqi::belief::{Belief, marginals};
-use luzhanqi::bench::rng;
 use luzhanqi::protocol::PositionStart;
+use luzhanqi::random::rng;
 
 use crate::record::GameRecord;
 use crate::referee::action_of;

@@ -44,7 +44,7 @@ impl Deal {
                 }
             }
         }
-        let mut rng = luzhanqi::bench::rng(seed);
+        let mut rng = luzhanqi::random::rng(seed);
         for i in (1..army.len()).rev() {
             army.swap(i, rng.random_range(0..=i));
         }

@@ -185,7 +185,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::record::{PlyRecord, parse_records};
     use crate::referee::Deal;
-    use luzhanqi::bench::rng;
+    use luzhanqi::random::rng;
     use luzhanqi::{Action, Deployment};
     use rand::RngExt;
 

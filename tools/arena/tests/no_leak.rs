@@ -5,8 +5,8 @@
 //! everything it may know.
 
 use arena::referee::{Deal, Referee};
-use luzhanqi::bench::rng;
 use luzhanqi::protocol::PositionStart;
+use luzhanqi::random::rng;
 use luzhanqi::{Action, Cell, Colour, Deployment, Kind, Mode, Outcome, Point, Rules, Token};
 use rand::RngExt;
 
