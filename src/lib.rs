@@ -11,7 +11,7 @@ pub mod board;
 pub mod combat;
 pub mod deployment;
 pub mod engine;
-pub mod eval;
+pub mod exchange;
 pub mod movegen;
 pub mod notation;
 pub mod perft;

@@ -1,5 +1,5 @@
 //! The `greedy` player. For each legal action it adds the expected material
-//! the action wins now (the piece-value table of `eval`, averaged over what
+//! the action wins now (the piece-value table of `exchange`, averaged over what
 //! it cannot see of a hidden piece) and subtracts the most the opponent can
 //! then win with one attack (so it prefers flips and moves that do not
 //! expose its pieces). In rule sets with deployment a move forward earns a
@@ -11,7 +11,7 @@ use rand::RngExt;
 use super::Choice;
 use crate::action::{Action, ActionKind};
 use crate::combat::Outcome;
-use crate::eval::{WIN, forecast_attack};
+use crate::exchange::{WIN, forecast_attack};
 use crate::perft::for_each_child;
 use crate::piece::Colour;
 use crate::position::Position;

@@ -4,7 +4,7 @@
 //! count, squashed to an expected score in [-1, 1] for the side to move.
 
 use crate::action::{Action, ActionKind};
-use crate::eval::{VALUES, forecast_attack};
+use crate::exchange::{VALUES, forecast_attack};
 use crate::piece::{ARMY, Colour, Kind};
 use crate::position::Position;
 use crate::rules::{Mode, QuietResult};

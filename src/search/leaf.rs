@@ -8,7 +8,7 @@ use rand::RngExt;
 use super::core::Terminal;
 use super::evaluate::evaluate;
 use crate::action::{Action, ActionKind};
-use crate::eval::forecast_attack;
+use crate::exchange::forecast_attack;
 use crate::piece::Colour;
 use crate::position::Position;
 use crate::random::Rng;

@@ -5,7 +5,7 @@
 use crate::action::{Action, ActionKind};
 use crate::board::Bitboard;
 use crate::board::topology::ADJACENT;
-use crate::eval::{WIN, forecast_attack, value};
+use crate::exchange::{WIN, forecast_attack, value};
 use crate::position::Position;
 
 /// Softmax temperature over the heuristic scores.

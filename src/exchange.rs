@@ -1,6 +1,6 @@
-//! Static knowledge shared by the players and the search: the piece-value
-//! table, what a piece of unknown kind may be, and the expected material
-//! gain of an attack.
+//! Static exchange knowledge shared by the players and the search: the
+//! piece-value table, what a piece of unknown kind may be, and the expected
+//! material gain of an attack.
 
 use crate::board::Point;
 use crate::board::topology::{BACK_TWO_RANKS, OWN_HQS};
