@@ -1,8 +1,9 @@
 //! luzhanqi: a Luzhanqi (陆战棋, army chess) engine.
 //!
 //! Data flows one way: the board and the pieces, the rules, the position,
-//! move generation; above them notation, perft and (in later layers) search,
-//! the protocol and the engine loop.
+//! move generation, then what needs the legal actions (`legal`: game end,
+//! legality, checked history tokens); above them notation, perft and (in
+//! later layers) search, the protocol and the engine loop.
 
 pub mod action;
 pub mod belief;
@@ -12,6 +13,7 @@ pub mod combat;
 pub mod deployment;
 pub mod engine;
 pub mod exchange;
+pub mod legal;
 pub mod movegen;
 pub mod notation;
 pub mod perft;

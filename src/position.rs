@@ -1,6 +1,8 @@
 //! The game state: what stands on every point, the side to move, the
 //! counters, the removed pieces and the face-down pool; applying actions;
-//! the end of the game; validation of a parsed position string.
+//! the end of the game by flag or quiet limit; validation of a parsed
+//! position string. What needs the legal actions (the end by no legal
+//! action, legality, checked history tokens) is in `crate::legal`.
 //!
 //! A `Position` is what one observer knows. In `flip` it is the public state
 //! (face-down pieces are `?`, their identities are only known as a pool); in
@@ -9,7 +11,7 @@
 
 use std::fmt;
 
-use crate::action::{Action, ActionKind, Token};
+use crate::action::{Action, ActionKind};
 use crate::board::topology::{BACK_TWO_RANKS, CAMPS, FRONT_RANK, HALVES, NUM_POINTS, OWN_HQS, START_POINTS};
 use crate::board::{Bitboard, Point};
 use crate::combat::{self, Outcome};
@@ -732,91 +734,9 @@ impl Position {
         None
     }
 
-    /// The result if the game is over: a flag captured, the quiet limit
-    /// reached, or the side to move without a legal action (it loses).
-    pub fn outcome(&self) -> Option<GameResult> {
-        if let Some(r) = self.outcome_without_actions() {
-            return Some(r);
-        }
-        if !self.has_legal_action() {
-            return Some(GameResult { winner: self.side.map(Colour::opposite), reason: EndReason::NoLegalAction });
-        }
-        None
-    }
-
-    /// Whether `action` is legal here.
-    pub fn is_legal(&self, action: Action) -> bool {
-        let mut list = Vec::new();
-        self.legal_actions(&mut list);
-        list.contains(&action)
-    }
-
-    /// Applies one history token, checking it against the rules and what
-    /// this observer knows.
-    ///
-    /// # Errors
-    /// A [`PlayError`]; the position is unchanged.
-    pub fn apply_token(&mut self, token: Token) -> Result<(), PlayError> {
-        // A reveal is not a ply and stays possible whatever the state of the game.
-        if let Token::Show { at, piece } = token {
-            if self.cell(at) != Cell::FaceDown && self.rules.mode != Mode::Flip {
-                return self.apply_reveal(at, piece);
-            }
-        }
-        if let Some(r) = self.outcome_without_actions() {
-            return Err(PlayError::GameOver(r));
-        }
-        match token {
-            Token::Action(a) => {
-                self.check_legal(a)?;
-                match a.kind() {
-                    ActionKind::Flip => return Err(PlayError::FlipNeedsPiece(a.from())),
-                    ActionKind::Move => self.play_move(a.from(), a.to()),
-                    ActionKind::Attack => {
-                        let outcome = self.attack_outcome(a.from(), a.to()).ok_or(PlayError::OutcomeNeeded(a))?;
-                        self.play_attack(a.from(), a.to(), outcome, None);
-                    }
-                }
-            }
-            Token::Show { at, piece } => {
-                self.check_legal(Action::flip(at))?;
-                let k = piece.kind.ok_or(PlayError::ShowsUnknown(at))?;
-                if self.pool[piece.colour.index()][k.index()] == 0 {
-                    return Err(PlayError::NotInPool(at, piece));
-                }
-                self.play_flip(at, piece);
-            }
-            Token::Attack { from, to, outcome, loser } => {
-                let a = Action::attack(from, to);
-                self.check_legal(a)?;
-                if let Some(expected) = self.attack_outcome(from, to) {
-                    if expected != outcome {
-                        return Err(PlayError::WrongOutcome { action: a, expected, found: outcome });
-                    }
-                }
-                let loser = match (loser, outcome) {
-                    (None, _) => None,
-                    (Some(named), Outcome::BothRemoved) => return Err(PlayError::WrongLoser(a, named)),
-                    (Some(named), _) => {
-                        let at = if outcome == Outcome::AttackerWins { to } else { from };
-                        self.check_identity(at, named).map_err(|_| PlayError::WrongLoser(a, named))?;
-                        Some(named)
-                    }
-                };
-                self.play_attack(from, to, outcome, loser);
-            }
-        }
-        self.debug_check();
-        Ok(())
-    }
-
-    fn check_legal(&self, a: Action) -> Result<(), PlayError> {
-        if self.is_legal(a) { Ok(()) } else { Err(PlayError::Illegal(a)) }
-    }
-
     /// Checks that the piece at `at` may be `named`: same colour, and the
     /// same kind or an unknown kind with one of `named` still unaccounted for.
-    fn check_identity(&self, at: Point, named: Piece) -> Result<(), PlayError> {
+    pub(crate) fn check_identity(&self, at: Point, named: Piece) -> Result<(), PlayError> {
         let here = self.cell(at).piece().ok_or(PlayError::BadReveal(at, named))?;
         let k = named.kind.ok_or(PlayError::ShowsUnknown(at))?;
         if here.colour != named.colour {
@@ -833,7 +753,7 @@ impl Position {
         }
     }
 
-    fn apply_reveal(&mut self, at: Point, piece: Piece) -> Result<(), PlayError> {
+    pub(crate) fn apply_reveal(&mut self, at: Point, piece: Piece) -> Result<(), PlayError> {
         self.check_identity(at, piece)?;
         self.reveal(at, piece);
         self.debug_check();
@@ -841,7 +761,7 @@ impl Position {
     }
 
     #[inline]
-    fn debug_check(&self) {
+    pub(crate) fn debug_check(&self) {
         #[cfg(debug_assertions)]
         self.check_invariants();
     }
