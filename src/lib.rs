@@ -24,6 +24,7 @@ pub mod protocol;
 pub mod random;
 pub mod rules;
 pub mod search;
+pub mod setting;
 
 pub use action::{Action, ActionKind, Token};
 pub use board::{Bitboard, Point};

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::setting::{Field, Setting, names};
+
 /// How pieces start and what each player sees.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Mode {
@@ -189,10 +191,145 @@ impl Rules {
     pub fn variant(&self) -> Option<Variant> {
         Variant::ALL.into_iter().find(|v| v.rules() == *self)
     }
+
+    /// The settings that can be changed by name, in announcement order
+    /// (the engine's rule options, the arena's `--rule`). [`Rules::mode`]
+    /// is not among them: it comes with the preset.
+    pub const SETTINGS: [Setting<Rules>; 9] = [
+        Setting {
+            name: "QuietLimit",
+            field: Field::Spin {
+                min: 0,
+                max: 10_000,
+                get: |r| i64::from(r.quiet_limit),
+                set: |r, v| r.quiet_limit = v as u16,
+            },
+        },
+        Setting {
+            name: "QuietResult",
+            field: Field::Combo {
+                vars: names!(QuietResult),
+                get: |r| r.quiet_result.name(),
+                set: |r, i| r.quiet_result = QuietResult::ALL[i],
+            },
+        },
+        toggle("FlagNeedsEngineer", |r| r.flag_needs_engineer, |r, v| r.flag_needs_engineer = v),
+        toggle("FlagNeedsMinesCleared", |r| r.flag_needs_mines_cleared, |r, v| r.flag_needs_mines_cleared = v),
+        toggle("BombAttacksMineAndFlag", |r| r.bomb_attacks_mine_and_flag, |r, v| r.bomb_attacks_mine_and_flag = v),
+        toggle("AnyRankClearsMine", |r| r.any_rank_clears_mine, |r, v| r.any_rank_clears_mine = v),
+        toggle("MineRemovedAfterKill", |r| r.mine_removed_after_kill, |r, v| r.mine_removed_after_kill = v),
+        toggle("WinnerLearnsLoser", |r| r.winner_learns_loser, |r, v| r.winner_learns_loser = v),
+        toggle("MarshalRevealsFlag", |r| r.marshal_reveals_flag, |r, v| r.marshal_reveals_flag = v),
+    ];
+
+    /// Sets the setting `name` (any case) from its text, as the engine's
+    /// `setoption` would.
+    ///
+    /// # Errors
+    /// [`RuleError`] for an unknown name or a bad value; the rules are then
+    /// unchanged.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+        let setting = Rules::SETTINGS.iter().find(|s| s.is(name)).ok_or_else(|| RuleError::Unknown(name.to_owned()))?;
+        setting.apply(self, value).map_err(|expected| RuleError::BadValue {
+            name: setting.name,
+            value: value.to_owned(),
+            expected,
+        })
+    }
 }
+
+const fn toggle(name: &'static str, get: fn(&Rules) -> bool, set: fn(&mut Rules, bool)) -> Setting<Rules> {
+    Setting { name, field: Field::Check { get, set } }
+}
+
+/// Why [`Rules::set`] refused a setting.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum RuleError {
+    /// No rule setting of that name.
+    Unknown(String),
+    /// Not a valid value for the setting.
+    BadValue {
+        /// The setting's name.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What is expected.
+        expected: String,
+    },
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleError::Unknown(n) => write!(f, "unknown rule '{n}'"),
+            RuleError::BadValue { name, value, expected } => {
+                write!(f, "bad value '{value}' for {name} (expected {expected})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
 
 impl Default for Rules {
     fn default() -> Rules {
         Rules::FLIP
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_set_by_name_in_any_case() {
+        let mut r = Rules::CLASSIC;
+        r.set("winnerlearnsloser", "TRUE").unwrap();
+        r.set("QuietLimit", " 31 ").unwrap();
+        r.set("QuietResult", "MoverLoses").unwrap();
+        assert!(r.winner_learns_loser);
+        r.set("WinnerLearnsLoser", "false").unwrap();
+        assert_eq!(r, Rules::CCGC);
+        assert_eq!(r.variant(), Some(Variant::Ccgc));
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_a_reason() {
+        let mut r = Rules::FLIP;
+        let e = r.set("NoSuchRule", "1").unwrap_err();
+        assert_eq!(
+            (e.to_string().as_str(), &e),
+            ("unknown rule 'NoSuchRule'", &RuleError::Unknown("NoSuchRule".into()))
+        );
+        let e = r.set("quietlimit", "10001").unwrap_err();
+        assert_eq!(e.to_string(), "bad value '10001' for QuietLimit (expected an integer from 0 to 10000)");
+        let e = r.set("QuietResult", "never").unwrap_err();
+        assert_eq!(e.to_string(), "bad value 'never' for QuietResult (expected morepieces, draw, moverloses)");
+        assert_eq!(
+            r.set("MarshalRevealsFlag", "1").unwrap_err().to_string(),
+            "bad value '1' for MarshalRevealsFlag (expected true or false)"
+        );
+        assert_eq!(r, Rules::FLIP);
+    }
+
+    #[test]
+    fn every_setting_round_trips_every_value() {
+        for preset in Variant::ALL.map(Variant::rules) {
+            for s in &Rules::SETTINGS {
+                let mut r = preset;
+                r.set(s.name, &s.text(&preset)).unwrap();
+                assert_eq!(r, preset, "{}", s.name);
+                let values: Vec<String> = match &s.field {
+                    Field::Check { .. } => vec!["true".into(), "false".into()],
+                    Field::Spin { min, max, .. } => vec![min.to_string(), max.to_string()],
+                    Field::Combo { vars, .. } => vars.iter().map(|v| (*v).to_owned()).collect(),
+                    Field::Str { .. } => unreachable!("no text rules"),
+                };
+                for v in values {
+                    r.set(s.name, &v).unwrap();
+                    assert_eq!(s.text(&r), v, "{}", s.name);
+                }
+            }
+        }
     }
 }
