@@ -5,7 +5,8 @@ use std::fmt;
 
 use crate::players::PlayerKind;
 use crate::protocol::{OptionKind, OptionSpec};
-use crate::rules::{QuietResult, Rules, Variant};
+use crate::rules::{Rules, Variant};
+use crate::setting::{Field, Setting, names};
 
 /// Largest `Seed` value.
 pub const MAX_SEED: i64 = 4_294_967_295;
@@ -41,6 +42,8 @@ pub struct Options {
     pub soft_evidence: bool,
     /// Changes to the search's tuned constants (for experiments).
     pub search_params: crate::search::params::ParamOverrides,
+    /// `search_params` as last set (`SearchParams`), empty for none.
+    pub search_params_text: String,
 }
 
 /// What the search believes about hidden enemy pieces.
@@ -52,6 +55,19 @@ pub enum BeliefModel {
     Uniform,
 }
 
+impl BeliefModel {
+    /// All models, in option order.
+    pub const ALL: [BeliefModel; 2] = [BeliefModel::Inference, BeliefModel::Uniform];
+
+    /// The option value.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BeliefModel::Inference => "inference",
+            BeliefModel::Uniform => "uniform",
+        }
+    }
+}
+
 /// How `go setup` deploys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupStyle {
@@ -60,6 +76,19 @@ pub enum SetupStyle {
     Scored,
     /// A uniform random legal deployment (a baseline).
     Random,
+}
+
+impl SetupStyle {
+    /// All styles, in option order.
+    pub const ALL: [SetupStyle; 2] = [SetupStyle::Scored, SetupStyle::Random];
+
+    /// The option value.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SetupStyle::Scored => "scored",
+            SetupStyle::Random => "random",
+        }
+    }
 }
 
 impl Default for Options {
@@ -79,6 +108,7 @@ impl Default for Options {
             setup_style: SetupStyle::Scored,
             soft_evidence: true,
             search_params: crate::search::params::ParamOverrides::default(),
+            search_params_text: String::new(),
         }
     }
 }
@@ -128,62 +158,190 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-fn spin(name: &str, default: i64, min: i64, max: i64) -> OptionSpec {
-    OptionSpec { name: name.into(), kind: OptionKind::Spin { default, min, max } }
+/// One announced option: either the engine's own setting, with what a
+/// change means for the engine, or one of the [`Rules::SETTINGS`] applied
+/// to the rules in force (a change resets the position).
+enum Row {
+    Own(&'static Setting<Options>, Effect),
+    Rule(&'static Setting<Rules>),
 }
 
-fn check(name: &str, default: bool) -> OptionSpec {
-    OptionSpec { name: name.into(), kind: OptionKind::Check { default } }
+/// The engine's own options announced before the rule settings.
+const BEFORE_RULES: [(Setting<Options>, Effect); 7] = [
+    (
+        Setting {
+            name: "Variant",
+            field: Field::Combo {
+                vars: names!(Variant),
+                get: |o| o.variant.name(),
+                set: |o, i| {
+                    o.variant = Variant::ALL[i];
+                    o.rules = o.variant.rules();
+                },
+            },
+        },
+        Effect::Rules,
+    ),
+    (
+        Setting {
+            name: "Threads",
+            field: Field::Spin { min: 1, max: 256, get: |o| o.threads as i64, set: |o, v| o.threads = v as usize },
+        },
+        Effect::None,
+    ),
+    (
+        Setting {
+            name: "Hash",
+            field: Field::Spin { min: 1, max: 65_536, get: |o| o.hash_mb as i64, set: |o, v| o.hash_mb = v as usize },
+        },
+        Effect::None,
+    ),
+    (
+        Setting {
+            name: "Seed",
+            field: Field::Spin { min: 0, max: MAX_SEED, get: |o| o.seed as i64, set: |o, v| o.seed = v as u64 },
+        },
+        Effect::Seed,
+    ),
+    (
+        Setting {
+            name: "MoveOverhead",
+            field: Field::Spin {
+                min: 0,
+                max: 10_000,
+                get: |o| o.move_overhead as i64,
+                set: |o, v| o.move_overhead = v as u64,
+            },
+        },
+        Effect::None,
+    ),
+    (
+        Setting {
+            name: "Player",
+            field: Field::Combo {
+                vars: names!(PlayerKind),
+                get: |o| o.player.name(),
+                set: |o, i| o.player = PlayerKind::ALL[i],
+            },
+        },
+        Effect::None,
+    ),
+    (Setting { name: "Ponder", field: Field::Check { get: |o| o.ponder, set: |o, v| o.ponder = v } }, Effect::None),
+];
+
+/// The engine's own options announced after the rule settings.
+const AFTER_RULES: [(Setting<Options>, Effect); 6] = [
+    (
+        Setting { name: "ShowBelief", field: Field::Check { get: |o| o.show_belief, set: |o, v| o.show_belief = v } },
+        Effect::None,
+    ),
+    (
+        Setting {
+            name: "BeliefModel",
+            field: Field::Combo {
+                vars: names!(BeliefModel),
+                get: |o| o.belief_model.name(),
+                set: |o, i| o.belief_model = BeliefModel::ALL[i],
+            },
+        },
+        Effect::None,
+    ),
+    (
+        Setting {
+            name: "SoftEvidence",
+            field: Field::Check { get: |o| o.soft_evidence, set: |o, v| o.soft_evidence = v },
+        },
+        Effect::None,
+    ),
+    (
+        Setting {
+            name: "SetupStyle",
+            field: Field::Combo {
+                vars: names!(SetupStyle),
+                get: |o| o.setup_style.name(),
+                set: |o, i| o.setup_style = SetupStyle::ALL[i],
+            },
+        },
+        Effect::None,
+    ),
+    (
+        Setting {
+            name: "DebugLogFile",
+            field: Field::Str {
+                get: |o| o.debug_log_file.clone(),
+                set: |o, v| {
+                    o.debug_log_file = v.to_owned();
+                    Ok(())
+                },
+            },
+        },
+        Effect::LogFile,
+    ),
+    (
+        Setting {
+            name: "SearchParams",
+            field: Field::Str {
+                get: |o| o.search_params_text.clone(),
+                set: |o, v| {
+                    o.search_params = crate::search::params::ParamOverrides::parse(v)?;
+                    o.search_params_text = v.to_owned();
+                    Ok(())
+                },
+            },
+        },
+        Effect::None,
+    ),
+];
+
+/// Every option, in announcement order.
+fn rows() -> impl Iterator<Item = Row> {
+    let own = |(s, e): &'static (Setting<Options>, Effect)| Row::Own(s, *e);
+    BEFORE_RULES.iter().map(own).chain(Rules::SETTINGS.iter().map(Row::Rule)).chain(AFTER_RULES.iter().map(own))
 }
 
-fn combo(name: &str, default: &str, vars: &[&str]) -> OptionSpec {
-    OptionSpec {
-        name: name.into(),
-        kind: OptionKind::Combo { default: default.into(), vars: vars.iter().map(|v| (*v).to_owned()).collect() },
+impl Row {
+    fn name(&self) -> &'static str {
+        match self {
+            Row::Own(s, _) => s.name,
+            Row::Rule(s) => s.name,
+        }
+    }
+
+    /// The announcement, with the value in `o` as the default.
+    fn spec(&self, o: &Options) -> OptionSpec {
+        match *self {
+            Row::Own(s, _) => spec(s, o),
+            Row::Rule(s) => spec(s, &o.rules),
+        }
+    }
+
+    /// Parses `raw` into `o`, or says what is expected instead.
+    fn apply(&self, o: &mut Options, raw: &str) -> Result<Effect, String> {
+        match *self {
+            Row::Own(s, effect) => s.apply(o, raw).map(|()| effect),
+            Row::Rule(s) => s.apply(&mut o.rules, raw).map(|()| Effect::Rules),
+        }
     }
 }
 
-/// The rule toggles: option name, getter and setter on [`Rules`].
-type Toggle = (&'static str, fn(&Rules) -> bool, fn(&mut Rules, bool));
-
-const TOGGLES: [Toggle; 7] = [
-    ("FlagNeedsEngineer", |r| r.flag_needs_engineer, |r, v| r.flag_needs_engineer = v),
-    ("FlagNeedsMinesCleared", |r| r.flag_needs_mines_cleared, |r, v| r.flag_needs_mines_cleared = v),
-    ("BombAttacksMineAndFlag", |r| r.bomb_attacks_mine_and_flag, |r, v| r.bomb_attacks_mine_and_flag = v),
-    ("AnyRankClearsMine", |r| r.any_rank_clears_mine, |r, v| r.any_rank_clears_mine = v),
-    ("MineRemovedAfterKill", |r| r.mine_removed_after_kill, |r, v| r.mine_removed_after_kill = v),
-    ("WinnerLearnsLoser", |r| r.winner_learns_loser, |r, v| r.winner_learns_loser = v),
-    ("MarshalRevealsFlag", |r| r.marshal_reveals_flag, |r, v| r.marshal_reveals_flag = v),
-];
+/// The announcement of `s` with its value in `t` as the default.
+fn spec<T>(s: &Setting<T>, t: &T) -> OptionSpec {
+    let kind = match &s.field {
+        Field::Check { get, .. } => OptionKind::Check { default: get(t) },
+        Field::Spin { min, max, get, .. } => OptionKind::Spin { default: get(t), min: *min, max: *max },
+        Field::Combo { vars, get, .. } => {
+            OptionKind::Combo { default: get(t).to_owned(), vars: vars.iter().map(|v| (*v).to_owned()).collect() }
+        }
+        Field::Str { get, .. } => OptionKind::Str { default: get(t) },
+    };
+    OptionSpec { name: s.name.to_owned(), kind }
+}
 
 impl Options {
     /// The options as announced after `uli` (defaults, ranges).
     pub fn specs() -> Vec<OptionSpec> {
         let d = Options::default();
-        let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-        let players: Vec<&str> = PlayerKind::ALL.iter().map(|p| p.name()).collect();
-        let results: Vec<&str> = QuietResult::ALL.iter().map(|q| q.name()).collect();
-        let mut v = vec![
-            combo("Variant", d.variant.name(), &variants),
-            spin("Threads", d.threads as i64, 1, 256),
-            spin("Hash", d.hash_mb as i64, 1, 65_536),
-            spin("Seed", d.seed as i64, 0, MAX_SEED),
-            spin("MoveOverhead", d.move_overhead as i64, 0, 10_000),
-            combo("Player", d.player.name(), &players),
-            check("Ponder", d.ponder),
-            spin("QuietLimit", i64::from(d.rules.quiet_limit), 0, 10_000),
-            combo("QuietResult", d.rules.quiet_result.name(), &results),
-        ];
-        for (name, get, _) in TOGGLES {
-            v.push(check(name, get(&d.rules)));
-        }
-        v.push(check("ShowBelief", d.show_belief));
-        v.push(combo("BeliefModel", "inference", &["inference", "uniform"]));
-        v.push(check("SoftEvidence", d.soft_evidence));
-        v.push(combo("SetupStyle", "scored", &["scored", "random"]));
-        v.push(OptionSpec { name: "DebugLogFile".into(), kind: OptionKind::Str { default: String::new() } });
-        v.push(OptionSpec { name: "SearchParams".into(), kind: OptionKind::Str { default: String::new() } });
-        v
+        rows().map(|r| r.spec(&d)).collect()
     }
 
     /// Applies `setoption name <name> value <value>`.
@@ -192,100 +350,77 @@ impl Options {
     /// [`OptionError`] for an unknown name or a value out of range; the
     /// options are then unchanged.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
-        let spec = Options::specs()
-            .into_iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
+        let row = rows()
+            .find(|r| r.name().eq_ignore_ascii_case(name))
             .ok_or_else(|| OptionError::Unknown(name.to_owned()))?;
-        let name = spec.name.as_str();
+        let name = row.name();
         let raw = value.ok_or_else(|| OptionError::MissingValue(name.to_owned()))?;
-        let bad = |expected: String| OptionError::BadValue { name: name.to_owned(), value: raw.to_owned(), expected };
-        match &spec.kind {
-            OptionKind::Spin { min, max, .. } => {
-                let v: i64 = raw.trim().parse().map_err(|_| bad(format!("an integer from {min} to {max}")))?;
-                if v < *min || v > *max {
-                    return Err(bad(format!("an integer from {min} to {max}")));
-                }
-                let v = v as u64;
-                match name {
-                    "Threads" => self.threads = v as usize,
-                    "Hash" => self.hash_mb = v as usize,
-                    "Seed" => {
-                        self.seed = v;
-                        return Ok(Effect::Seed);
-                    }
-                    "MoveOverhead" => self.move_overhead = v,
-                    "QuietLimit" => {
-                        self.rules.quiet_limit = v as u16;
-                        return Ok(Effect::Rules);
-                    }
-                    _ => {}
-                }
-                Ok(Effect::None)
-            }
-            OptionKind::Check { .. } => {
-                let v = match raw.trim().to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(bad("true or false".into())),
-                };
-                if let Some((_, _, setter)) = TOGGLES.iter().find(|(n, _, _)| *n == name) {
-                    setter(&mut self.rules, v);
-                    return Ok(Effect::Rules);
-                }
-                match name {
-                    "Ponder" => self.ponder = v,
-                    "ShowBelief" => self.show_belief = v,
-                    "SoftEvidence" => self.soft_evidence = v,
-                    _ => {}
-                }
-                Ok(Effect::None)
-            }
-            OptionKind::Combo { vars, .. } => {
-                let v = raw.trim();
-                let found = vars.iter().find(|x| x.eq_ignore_ascii_case(v)).ok_or_else(|| bad(vars.join(", ")))?;
-                match name {
-                    "Variant" => {
-                        self.variant = found.parse().map_err(|_| bad(vars.join(", ")))?;
-                        self.rules = self.variant.rules();
-                        Ok(Effect::Rules)
-                    }
-                    "Player" => {
-                        self.player = found.parse().map_err(|_| bad(vars.join(", ")))?;
-                        Ok(Effect::None)
-                    }
-                    "BeliefModel" => {
-                        self.belief_model =
-                            if found == "uniform" { BeliefModel::Uniform } else { BeliefModel::Inference };
-                        Ok(Effect::None)
-                    }
-                    "SetupStyle" => {
-                        self.setup_style = if found == "random" { SetupStyle::Random } else { SetupStyle::Scored };
-                        Ok(Effect::None)
-                    }
-                    "QuietResult" => {
-                        self.rules.quiet_result = QuietResult::ALL
-                            .into_iter()
-                            .find(|q| q.name() == found)
-                            .ok_or_else(|| bad(vars.join(", ")))?;
-                        Ok(Effect::Rules)
-                    }
-                    _ => Ok(Effect::None),
-                }
-            }
-            OptionKind::Str { .. } => {
-                if name == "DebugLogFile" {
-                    let v = raw.trim();
-                    self.debug_log_file = if v == "<empty>" { String::new() } else { v.to_owned() };
-                    return Ok(Effect::LogFile);
-                }
-                if name == "SearchParams" {
-                    let v = raw.trim();
-                    let v = if v == "<empty>" { "" } else { v };
-                    self.search_params = crate::search::params::ParamOverrides::parse(v).map_err(bad)?;
-                }
-                Ok(Effect::None)
-            }
-            OptionKind::Button => Ok(Effect::None),
+        row.apply(self, raw).map_err(|expected| OptionError::BadValue {
+            name: name.to_owned(),
+            value: raw.to_owned(),
+            expected,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text `setoption` takes for an announced default.
+    fn default_text(kind: &OptionKind) -> String {
+        match kind {
+            OptionKind::Check { default } => default.to_string(),
+            OptionKind::Spin { default, .. } => default.to_string(),
+            OptionKind::Combo { default, .. } => default.clone(),
+            OptionKind::Str { default } if default.is_empty() => "<empty>".to_owned(),
+            OptionKind::Str { default } => default.clone(),
+            OptionKind::Button => String::new(),
         }
+    }
+
+    #[test]
+    fn every_announced_option_can_be_set_to_its_default() {
+        let specs = Options::specs();
+        assert_eq!(specs.len(), BEFORE_RULES.len() + Rules::SETTINGS.len() + AFTER_RULES.len());
+        for spec in &specs {
+            let mut o = Options::default();
+            o.set(&spec.name, Some(&default_text(&spec.kind))).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+            assert_eq!(o, Options::default(), "{}", spec.name);
+            assert!(o.set(&spec.name.to_ascii_uppercase(), Some(&default_text(&spec.kind))).is_ok());
+        }
+    }
+
+    #[test]
+    fn every_value_in_range_round_trips() {
+        for (row, spec) in rows().zip(Options::specs()) {
+            let values: Vec<String> = match &spec.kind {
+                OptionKind::Check { .. } => vec!["true".into(), "false".into()],
+                OptionKind::Spin { min, max, .. } => vec![min.to_string(), max.to_string()],
+                OptionKind::Combo { vars, .. } => vars.clone(),
+                OptionKind::Str { .. } => vec!["<empty>".into()],
+                OptionKind::Button => Vec::new(),
+            };
+            for v in values {
+                let mut o = Options::default();
+                o.set(&spec.name, Some(&v)).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+                assert_eq!(default_text(&row.spec(&o).kind), v, "{}", spec.name);
+            }
+        }
+    }
+
+    #[test]
+    fn effects_follow_the_option() {
+        let mut o = Options::default();
+        assert_eq!(o.set("seed", Some("5")), Ok(Effect::Seed));
+        assert_eq!(o.set("WinnerLearnsLoser", Some("true")), Ok(Effect::Rules));
+        assert!(o.rules.winner_learns_loser);
+        assert_eq!(o.set("Variant", Some("CCGC")), Ok(Effect::Rules));
+        assert_eq!((o.variant, o.rules), (Variant::Ccgc, Rules::CCGC));
+        assert_eq!(o.set("DebugLogFile", Some(" <empty> ")), Ok(Effect::LogFile));
+        assert_eq!(o.set("Threads", Some("3")), Ok(Effect::None));
+        assert_eq!(o.threads, 3);
+        assert!(matches!(o.set("SearchParams", Some("nonsense")), Err(OptionError::BadValue { .. })));
+        assert_eq!(o.search_params_text, "");
     }
 }
