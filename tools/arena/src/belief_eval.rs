@@ -88,7 +88,7 @@ pub fn walk(
     visit: &mut dyn FnMut(&Moment<'_>),
 ) -> Result<(), String> {
     for rec in records {
-        let rules = rules_of(rec.variant, &rec.toggles)?;
+        let rules = rules_of(rec.variant, &rec.toggles).map_err(|e| e.to_string())?;
         if rules.mode != luzhanqi::Mode::Classic {
             continue;
         }

@@ -184,7 +184,7 @@ fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, Str
             r.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())).ok_or(format!("--rule '{r}': NAME=VALUE"))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let rules = rules_of(a.variant, &toggles)?;
+    let rules = rules_of(a.variant, &toggles).map_err(|e| format!("--rule: {e}"))?;
     let limits = Limits { tc: a.tc, movetime: a.movetime, nodes: a.nodes, depth: a.depth };
     if let Some(e) = engines.iter().find(|e| e.limits.is_none() && limits.is_empty()) {
         return Err(format!(

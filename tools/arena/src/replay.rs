@@ -6,26 +6,25 @@
 use std::fmt::Write as _;
 
 use luzhanqi::engine::board_text;
-use luzhanqi::engine::options::Options;
 use luzhanqi::notation::{parse_action, parse_deployment};
 use luzhanqi::protocol::Command;
+use luzhanqi::rules::RuleError;
 use luzhanqi::{Colour, Rules, Variant};
 
 use crate::record::{GameRecord, Termination};
 use crate::referee::{Referee, action_of};
 
-/// The rules of a preset with rule options applied, as an engine would
-/// set them (`setoption name Variant`, then each option).
+/// The rules of a preset with rule settings applied in order, as an engine
+/// given `setoption name Variant`, then each setting, would have them.
 ///
 /// # Errors
-/// A message for an unknown option or a bad value.
-pub fn rules_of(variant: Variant, toggles: &[(String, String)]) -> Result<Rules, String> {
-    let mut o = Options::default();
-    o.set("Variant", Some(variant.name())).map_err(|e| e.to_string())?;
+/// [`RuleError`] for an unknown rule or a bad value.
+pub fn rules_of(variant: Variant, toggles: &[(String, String)]) -> Result<Rules, RuleError> {
+    let mut rules = variant.rules();
     for (k, v) in toggles {
-        o.set(k, Some(v)).map_err(|e| e.to_string())?;
+        rules.set(k, v)?;
     }
-    Ok(o.rules)
+    Ok(rules)
 }
 
 /// What to print.
@@ -112,7 +111,7 @@ pub fn start(rec: &GameRecord, rules: Rules) -> Result<Result<Referee, &'static 
 /// A message saying which ply or which part of the end disagrees with the
 /// rules.
 pub fn replay_game(rec: &GameRecord, opts: &ReplayOptions, out: &mut String) -> Result<&'static str, String> {
-    let rules = rules_of(rec.variant, &rec.toggles)?;
+    let rules = rules_of(rec.variant, &rec.toggles).map_err(|e| e.to_string())?;
     let _ = writeln!(
         out,
         "Game {} (pair {}): {}, Red {} vs Blue {}: {} {}",
@@ -291,6 +290,11 @@ pub(crate) mod tests {
     fn rules_with_toggles() {
         let r = rules_of(Variant::Classic, &[("WinnerLearnsLoser".into(), "true".into())]).unwrap();
         assert!(r.winner_learns_loser && r.mode == luzhanqi::Mode::Classic);
-        assert!(rules_of(Variant::Flip, &[("NoSuchRule".into(), "1".into())]).is_err());
+        assert_eq!(
+            rules_of(Variant::Flip, &[("NoSuchRule".into(), "1".into())]),
+            Err(RuleError::Unknown("NoSuchRule".into()))
+        );
+        // A setting of the engine that is not a rule is refused too.
+        assert!(rules_of(Variant::Flip, &[("Threads".into(), "2".into())]).is_err());
     }
 }
