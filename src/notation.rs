@@ -1,7 +1,8 @@
 //! The notation every tool and GUI relies on (documented in `protocol.md`):
 //! points, pieces, position strings, deployments, actions and history
 //! tokens. Parsed with `nom`; every error is typed and says what is wrong
-//! and where. Printing is the `Display` of each type.
+//! and where. Printing is the `Display` of each type, and [`board_text`]
+//! draws a position as a board for people.
 
 use std::fmt;
 
@@ -14,7 +15,7 @@ use nom::{IResult, Parser};
 
 use crate::action::{Action, Token};
 use crate::board::Point;
-use crate::board::topology::{CAMPS, FILES, NUM_POINTS, RANKS};
+use crate::board::topology::{CAMPS, FILES, HQS, NUM_POINTS, RANKS};
 use crate::combat::Outcome;
 use crate::deployment::{Deployment, DeploymentError};
 use crate::piece::{Colour, Kind, Piece};
@@ -466,4 +467,56 @@ impl fmt::Display for Deployment {
         }
         Ok(())
     }
+}
+
+/// The board drawn in text, with the position string, the side to move,
+/// the rules and (in `flip`) the face-down pool.
+pub fn board_text(pos: &Position) -> String {
+    let mut s = String::from("     a   b   c   d   e\n");
+    for rank in (0..RANKS).rev() {
+        s.push_str(&format!("{:>3} ", rank + 1));
+        for file in 0..5 {
+            let Some(p) = Point::new(file, rank) else { continue };
+            let cell = match pos.cell(p) {
+                Cell::Empty if CAMPS.contains(p) => "()".to_owned(),
+                Cell::Empty if HQS.contains(p) => "[]".to_owned(),
+                Cell::Empty => " .".to_owned(),
+                Cell::FaceDown => " ?".to_owned(),
+                Cell::Piece(pc) => pc.to_string(),
+            };
+            s.push_str(&format!(" {cell} "));
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+    }
+    s.push_str(&format!("fen {pos}\n"));
+    let side = match pos.side_to_move() {
+        Some(c) => format!("side to move: {c}"),
+        None => "side to move: not assigned (the first flip decides)".to_owned(),
+    };
+    s.push_str(&side);
+    s.push('\n');
+    let r = pos.rules();
+    s.push_str(&format!(
+        "rules: {} (quiet limit {}, {})\n",
+        r.variant().map_or_else(|| format!("{} with toggles", r.mode.name()), |v| v.name().to_owned()),
+        r.quiet_limit,
+        r.quiet_result.name()
+    ));
+    if pos.facedown().any() {
+        let mut pool = String::new();
+        for c in Colour::BOTH {
+            for k in Kind::ALL {
+                let n = pos.pool_count(c, k);
+                if n > 0 {
+                    pool.push_str(&format!(" {}{}x{n}", c.to_char(), k.to_char()));
+                }
+            }
+        }
+        s.push_str(&format!("face-down pool ({}):{pool}\n", pos.facedown().count()));
+    }
+    if let Some(result) = pos.outcome() {
+        s.push_str(&format!("game over: {result}\n"));
+    }
+    s
 }

@@ -12,12 +12,11 @@ use std::thread::JoinHandle;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::action::Token;
-use crate::board::Point;
-use crate::board::topology::{CAMPS, HQS, RANKS};
 use crate::deployment::Deployment;
+use crate::notation::board_text;
 use crate::perft::divide_until;
-use crate::piece::{Colour, Kind};
-use crate::position::{Cell, Position};
+use crate::piece::Colour;
+use crate::position::Position;
 use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command};
 use crate::random::{Rng, rng};
 use crate::search::{Control, SearchConfig, Searcher};
@@ -399,58 +398,6 @@ impl Engine {
             }
         });
     }
-}
-
-/// The board drawn in text, with the position string, the side to move,
-/// the rules and (in `flip`) the face-down pool.
-pub fn board_text(pos: &Position) -> String {
-    let mut s = String::from("     a   b   c   d   e\n");
-    for rank in (0..RANKS).rev() {
-        s.push_str(&format!("{:>3} ", rank + 1));
-        for file in 0..5 {
-            let Some(p) = Point::new(file, rank) else { continue };
-            let cell = match pos.cell(p) {
-                Cell::Empty if CAMPS.contains(p) => "()".to_owned(),
-                Cell::Empty if HQS.contains(p) => "[]".to_owned(),
-                Cell::Empty => " .".to_owned(),
-                Cell::FaceDown => " ?".to_owned(),
-                Cell::Piece(pc) => pc.to_string(),
-            };
-            s.push_str(&format!(" {cell} "));
-        }
-        s.truncate(s.trim_end().len());
-        s.push('\n');
-    }
-    s.push_str(&format!("fen {pos}\n"));
-    let side = match pos.side_to_move() {
-        Some(c) => format!("side to move: {c}"),
-        None => "side to move: not assigned (the first flip decides)".to_owned(),
-    };
-    s.push_str(&side);
-    s.push('\n');
-    let r = pos.rules();
-    s.push_str(&format!(
-        "rules: {} (quiet limit {}, {})\n",
-        r.variant().map_or_else(|| format!("{} with toggles", r.mode.name()), |v| v.name().to_owned()),
-        r.quiet_limit,
-        r.quiet_result.name()
-    ));
-    if pos.facedown().any() {
-        let mut pool = String::new();
-        for c in Colour::BOTH {
-            for k in Kind::ALL {
-                let n = pos.pool_count(c, k);
-                if n > 0 {
-                    pool.push_str(&format!(" {}{}x{n}", c.to_char(), k.to_char()));
-                }
-            }
-        }
-        s.push_str(&format!("face-down pool ({}):{pool}\n", pos.facedown().count()));
-    }
-    if let Some(result) = pos.outcome() {
-        s.push_str(&format!("game over: {result}\n"));
-    }
-    s
 }
 
 /// Latency of `isready` and `stop` while a search runs, measured in

@@ -5,8 +5,7 @@
 
 use std::fmt::Write as _;
 
-use luzhanqi::engine::board_text;
-use luzhanqi::notation::{parse_action, parse_deployment};
+use luzhanqi::notation::{board_text, parse_action, parse_deployment};
 use luzhanqi::protocol::Command;
 use luzhanqi::rules::RuleError;
 use luzhanqi::{Colour, Rules, Variant};
