@@ -1,12 +1,10 @@
-//! Builds the engine and plays short matches through the arena: `greedy`
+//! Plays short matches through the arena with the engine binary: `greedy`
 //! against `random` in every variant (every game must end with a legal
 //! termination and its record must replay cleanly), and engines that
 //! misbehave (illegal actions, bad deployments, crashes, stalls, time
 //! losses) against the real engine.
 
 use std::path::PathBuf;
-use std::process::Command;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use arena::clock::{Limits, TimeControl};
@@ -16,31 +14,14 @@ use arena::replay::{ReplayOptions, replay_game};
 use arena::runner::{MatchConfig, Summary, run};
 use luzhanqi::{Colour, Variant};
 
-/// Builds the engine binary (the test profile, like the rest of the
-/// tests) and returns its path.
-fn engine_path() -> &'static PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let out = Command::new(env!("CARGO"))
-            .args(["build", "-p", "luzhanqi", "--bin", "luzhanqi", "--profile", "test", "--message-format=json"])
-            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-            .output()
-            .expect("cargo runs");
-        assert!(out.status.success(), "building the engine failed:\n{}", String::from_utf8_lossy(&out.stderr));
-        let text = String::from_utf8_lossy(&out.stdout);
-        let key = "\"executable\":\"";
-        let line = text.lines().rfind(|l| l.contains("\"name\":\"luzhanqi\"") && l.contains(key));
-        let line = line.expect("cargo reports the engine executable");
-        let start = line.find(key).unwrap() + key.len();
-        let end = start + line[start..].find('"').unwrap();
-        PathBuf::from(&line[start..end])
-    })
-}
+/// The engine binary Cargo built for these tests (the test profile, like
+/// the rest of the tests).
+const ENGINE: &str = env!("CARGO_BIN_EXE_luzhanqi");
 
 fn real(name: &str, player: &str) -> EngineSpec {
     EngineSpec {
         name: name.to_owned(),
-        cmd: engine_path().display().to_string(),
+        cmd: ENGINE.to_owned(),
         options: vec![("Player".to_owned(), player.to_owned())],
         ..EngineSpec::default()
     }
