@@ -287,7 +287,10 @@ fn world_sampling_speed_is_reported() {
         s.next(&mut r);
         std::hint::black_box(s.world(&view, &belief));
     }
-    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    let took = t.elapsed();
+    if common::timing_asserted() {
+        assert!(took < std::time::Duration::from_secs(2), "2000 worlds took {took:?}");
+    }
 }
 
 #[test]

@@ -203,8 +203,10 @@ fn stop_and_isready_are_answered_at_once_during_a_search() {
     assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{out:?}");
     assert!(!h.engine.searching());
     // Generous bounds: a loaded CI machine; the benchmark has the real figures.
-    assert!(ready < Duration::from_millis(200), "isready took {ready:?}");
-    assert!(stopped < Duration::from_millis(200), "stop took {stopped:?}");
+    if common::timing_asserted() {
+        assert!(ready < Duration::from_millis(200), "isready took {ready:?}");
+        assert!(stopped < Duration::from_millis(200), "stop took {stopped:?}");
+    }
     // Ponder: held until ponderhit.
     h.send("go ponder rtime 1000 btime 1000");
     std::thread::sleep(Duration::from_millis(20));
@@ -236,7 +238,10 @@ fn perft_and_display_commands() {
     std::thread::sleep(Duration::from_millis(20));
     let t = Instant::now();
     let out = h.send("stop");
-    assert!(t.elapsed() < Duration::from_millis(500));
+    let stopped = t.elapsed();
+    if common::timing_asserted() {
+        assert!(stopped < Duration::from_millis(500), "stop took {stopped:?}");
+    }
     assert!(out.iter().any(|l| l.contains("perft stopped")), "{out:?}");
 }
 

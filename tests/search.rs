@@ -172,13 +172,17 @@ fn movetime_and_clocks_are_respected() {
     let t = Instant::now();
     s.go(&pos, &Go { movetime: Some(200), ..Go::default() }, &cfg(1), &Control::default(), &mut |_| {});
     let used = t.elapsed();
-    assert!(used <= Duration::from_millis(260), "movetime 200 took {used:?}");
+    if common::timing_asserted() {
+        assert!(used <= Duration::from_millis(260), "movetime 200 took {used:?}");
+    }
     let mut s = Searcher::new();
     let t = Instant::now();
     let go = Go { rtime: Some(3000), btime: Some(3000), ..Go::default() };
     s.go(&pos, &go, &cfg(1), &Control::default(), &mut |_| {});
     let used = t.elapsed();
-    assert!(used <= Duration::from_millis(1100), "a 3 s clock: took {used:?}");
+    if common::timing_asserted() {
+        assert!(used <= Duration::from_millis(1100), "a 3 s clock: took {used:?}");
+    }
 }
 
 #[test]
@@ -202,7 +206,9 @@ fn stop_ends_an_infinite_search_quickly() {
     control.stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let (r, infos) = handle.join().unwrap();
     let latency = t.elapsed();
-    assert!(latency < Duration::from_millis(100), "stop took {latency:?}");
+    if common::timing_asserted() {
+        assert!(latency < Duration::from_millis(100), "stop took {latency:?}");
+    }
     assert!(r.best.is_some());
     assert!(infos >= 1);
 }
