@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::setting::{Field, Setting, names};
+use crate::setting::{BadValue, Field, Setting, combo};
 
 /// How pieces start and what each player sees.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -205,14 +205,7 @@ impl Rules {
                 set: |r, v| r.quiet_limit = v as u16,
             },
         },
-        Setting {
-            name: "QuietResult",
-            field: Field::Combo {
-                vars: names!(QuietResult),
-                get: |r| r.quiet_result.name(),
-                set: |r, i| r.quiet_result = QuietResult::ALL[i],
-            },
-        },
+        Setting { name: "QuietResult", field: combo!(QuietResult, quiet_result) },
         toggle("FlagNeedsEngineer", |r| r.flag_needs_engineer, |r, v| r.flag_needs_engineer = v),
         toggle("FlagNeedsMinesCleared", |r| r.flag_needs_mines_cleared, |r, v| r.flag_needs_mines_cleared = v),
         toggle("BombAttacksMineAndFlag", |r| r.bomb_attacks_mine_and_flag, |r, v| r.bomb_attacks_mine_and_flag = v),
@@ -230,11 +223,7 @@ impl Rules {
     /// unchanged.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
         let setting = Rules::SETTINGS.iter().find(|s| s.is(name)).ok_or_else(|| RuleError::Unknown(name.to_owned()))?;
-        setting.apply(self, value).map_err(|expected| RuleError::BadValue {
-            name: setting.name,
-            value: value.to_owned(),
-            expected,
-        })
+        setting.apply(self, value).map_err(RuleError::BadValue)
     }
 }
 
@@ -248,23 +237,14 @@ pub enum RuleError {
     /// No rule setting of that name.
     Unknown(String),
     /// Not a valid value for the setting.
-    BadValue {
-        /// The setting's name.
-        name: &'static str,
-        /// The value given.
-        value: String,
-        /// What is expected.
-        expected: String,
-    },
+    BadValue(BadValue),
 }
 
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RuleError::Unknown(n) => write!(f, "unknown rule '{n}'"),
-            RuleError::BadValue { name, value, expected } => {
-                write!(f, "bad value '{value}' for {name} (expected {expected})")
-            }
+            RuleError::BadValue(b) => b.fmt(f),
         }
     }
 }

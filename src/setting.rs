@@ -4,6 +4,8 @@
 //! tables; one row both announces a setting and applies it, so a setting
 //! cannot be announced without being settable.
 
+use std::fmt;
+
 /// What a setting holds and how it is read and written on a `T`.
 pub enum Field<T> {
     /// `true` or `false`.
@@ -59,10 +61,18 @@ impl<T> Setting<T> {
     /// Parses `raw` and stores it in `target`.
     ///
     /// # Errors
-    /// What is expected instead (`an integer from 1 to 256`, `true or
-    /// false`, the combo's names); `target` is then unchanged.
-    pub fn apply(&self, target: &mut T, raw: &str) -> Result<(), String> {
-        let raw = raw.trim();
+    /// [`BadValue`], saying what is expected instead (`an integer from 1
+    /// to 256`, `true or false`, the combo's names); `target` is then
+    /// unchanged.
+    pub fn apply(&self, target: &mut T, raw: &str) -> Result<(), BadValue> {
+        self.parse_into(target, raw.trim()).map_err(|expected| BadValue {
+            name: self.name,
+            value: raw.to_owned(),
+            expected,
+        })
+    }
+
+    fn parse_into(&self, target: &mut T, raw: &str) -> Result<(), String> {
         match &self.field {
             Field::Check { set, .. } => match raw.to_ascii_lowercase().as_str() {
                 "true" => set(target, true),
@@ -96,6 +106,25 @@ impl<T> Setting<T> {
     }
 }
 
+/// A value a setting does not take.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BadValue {
+    /// The setting's name.
+    pub name: &'static str,
+    /// The value given.
+    pub value: String,
+    /// What is expected.
+    pub expected: String,
+}
+
+impl fmt::Display for BadValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad value '{}' for {} (expected {})", self.value, self.name, self.expected)
+    }
+}
+
+impl std::error::Error for BadValue {}
+
 /// The names of an enum's values, in the order of its `ALL` (which must
 /// be an array with a `const fn name(self) -> &'static str`), as a constant
 /// array for a [`Field::Combo`].
@@ -115,6 +144,20 @@ macro_rules! names {
     }};
 }
 pub(crate) use names;
+
+/// A [`Field::Combo`] for the field `$field` of an enum type `$t` (with
+/// `ALL` and `name` as for [`names!`]): its names, its reader and its writer
+/// all come from `$t::ALL`.
+macro_rules! combo {
+    ($t:ty, $field:ident) => {
+        $crate::setting::Field::Combo {
+            vars: $crate::setting::names!($t),
+            get: |x| x.$field.name(),
+            set: |x, i| x.$field = <$t>::ALL[i],
+        }
+    };
+}
+pub(crate) use combo;
 
 #[cfg(test)]
 mod tests {
@@ -166,11 +209,14 @@ mod tests {
     #[test]
     fn bad_values_say_what_is_expected_and_change_nothing() {
         let mut s = S::default();
-        assert_eq!(ROWS[0].apply(&mut s, "yes"), Err("true or false".into()));
-        assert_eq!(ROWS[1].apply(&mut s, "6"), Err("an integer from -2 to 5".into()));
-        assert_eq!(ROWS[1].apply(&mut s, "x"), Err("an integer from -2 to 5".into()));
-        assert_eq!(ROWS[2].apply(&mut s, "three"), Err("one, two".into()));
-        assert_eq!(ROWS[3].apply(&mut s, "hi!"), Err("no '!'".into()));
+        let expected = |row: usize, raw: &str| ROWS[row].apply(&mut S::default(), raw).unwrap_err().expected;
+        assert_eq!(expected(0, "yes"), "true or false");
+        assert_eq!(expected(1, "6"), "an integer from -2 to 5");
+        assert_eq!(expected(1, "x"), "an integer from -2 to 5");
+        assert_eq!(expected(2, "three"), "one, two");
+        assert_eq!(expected(3, "hi!"), "no '!'");
+        let e = ROWS[1].apply(&mut s, " 7 ").unwrap_err();
+        assert_eq!(e.to_string(), "bad value ' 7 ' for N (expected an integer from -2 to 5)");
         assert!(!s.on && s.n == 0 && s.pick == 0 && s.text.is_empty());
         assert!(ROWS[2].is("PICK") && !ROWS[2].is("Pic"));
     }

@@ -6,7 +6,7 @@ use std::fmt;
 use crate::players::PlayerKind;
 use crate::protocol::{OptionKind, OptionSpec};
 use crate::rules::{Rules, Variant};
-use crate::setting::{Field, Setting, names};
+use crate::setting::{BadValue, Field, Setting, combo, names};
 
 /// Largest `Seed` value.
 pub const MAX_SEED: i64 = 4_294_967_295;
@@ -134,14 +134,7 @@ pub enum OptionError {
     /// A value was required.
     MissingValue(String),
     /// Not a valid value.
-    BadValue {
-        /// Option name.
-        name: String,
-        /// The value.
-        value: String,
-        /// What is expected.
-        expected: String,
-    },
+    BadValue(BadValue),
 }
 
 impl fmt::Display for OptionError {
@@ -149,9 +142,7 @@ impl fmt::Display for OptionError {
         match self {
             OptionError::Unknown(n) => write!(f, "setoption: unknown option '{n}'"),
             OptionError::MissingValue(n) => write!(f, "setoption: option '{n}' needs a value"),
-            OptionError::BadValue { name, value, expected } => {
-                write!(f, "setoption: bad value '{value}' for {name} (expected {expected})")
-            }
+            OptionError::BadValue(b) => write!(f, "setoption: {b}"),
         }
     }
 }
@@ -215,17 +206,7 @@ const BEFORE_RULES: [(Setting<Options>, Effect); 7] = [
         },
         Effect::None,
     ),
-    (
-        Setting {
-            name: "Player",
-            field: Field::Combo {
-                vars: names!(PlayerKind),
-                get: |o| o.player.name(),
-                set: |o, i| o.player = PlayerKind::ALL[i],
-            },
-        },
-        Effect::None,
-    ),
+    (Setting { name: "Player", field: combo!(PlayerKind, player) }, Effect::None),
     (Setting { name: "Ponder", field: Field::Check { get: |o| o.ponder, set: |o, v| o.ponder = v } }, Effect::None),
 ];
 
@@ -235,17 +216,7 @@ const AFTER_RULES: [(Setting<Options>, Effect); 6] = [
         Setting { name: "ShowBelief", field: Field::Check { get: |o| o.show_belief, set: |o, v| o.show_belief = v } },
         Effect::None,
     ),
-    (
-        Setting {
-            name: "BeliefModel",
-            field: Field::Combo {
-                vars: names!(BeliefModel),
-                get: |o| o.belief_model.name(),
-                set: |o, i| o.belief_model = BeliefModel::ALL[i],
-            },
-        },
-        Effect::None,
-    ),
+    (Setting { name: "BeliefModel", field: combo!(BeliefModel, belief_model) }, Effect::None),
     (
         Setting {
             name: "SoftEvidence",
@@ -253,17 +224,7 @@ const AFTER_RULES: [(Setting<Options>, Effect); 6] = [
         },
         Effect::None,
     ),
-    (
-        Setting {
-            name: "SetupStyle",
-            field: Field::Combo {
-                vars: names!(SetupStyle),
-                get: |o| o.setup_style.name(),
-                set: |o, i| o.setup_style = SetupStyle::ALL[i],
-            },
-        },
-        Effect::None,
-    ),
+    (Setting { name: "SetupStyle", field: combo!(SetupStyle, setup_style) }, Effect::None),
     (
         Setting {
             name: "DebugLogFile",
@@ -315,8 +276,8 @@ impl Row {
         }
     }
 
-    /// Parses `raw` into `o`, or says what is expected instead.
-    fn apply(&self, o: &mut Options, raw: &str) -> Result<Effect, String> {
+    /// Parses `raw` into `o`.
+    fn apply(&self, o: &mut Options, raw: &str) -> Result<Effect, BadValue> {
         match *self {
             Row::Own(s, effect) => s.apply(o, raw).map(|()| effect),
             Row::Rule(s) => s.apply(&mut o.rules, raw).map(|()| Effect::Rules),
@@ -353,13 +314,8 @@ impl Options {
         let row = rows()
             .find(|r| r.name().eq_ignore_ascii_case(name))
             .ok_or_else(|| OptionError::Unknown(name.to_owned()))?;
-        let name = row.name();
-        let raw = value.ok_or_else(|| OptionError::MissingValue(name.to_owned()))?;
-        row.apply(self, raw).map_err(|expected| OptionError::BadValue {
-            name: name.to_owned(),
-            value: raw.to_owned(),
-            expected,
-        })
+        let raw = value.ok_or_else(|| OptionError::MissingValue(row.name().to_owned()))?;
+        row.apply(self, raw).map_err(OptionError::BadValue)
     }
 }
 
@@ -420,7 +376,7 @@ mod tests {
         assert_eq!(o.set("DebugLogFile", Some(" <empty> ")), Ok(Effect::LogFile));
         assert_eq!(o.set("Threads", Some("3")), Ok(Effect::None));
         assert_eq!(o.threads, 3);
-        assert!(matches!(o.set("SearchParams", Some("nonsense")), Err(OptionError::BadValue { .. })));
+        assert!(matches!(o.set("SearchParams", Some("nonsense")), Err(OptionError::BadValue(_))));
         assert_eq!(o.search_params_text, "");
     }
 }
