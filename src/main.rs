@@ -116,17 +116,11 @@ fn bench_command(what: &str) -> Result<(), String> {
         );
         return Ok(());
     }
-    if what == "classic" {
+    if what == "search" || what == "classic" {
+        use luzhanqi::search::{Control, bench};
         let out = Output::stdout();
-        let start = std::time::Instant::now();
-        let nodes = luzhanqi::search::bench::classic_signature(&mut |r| out.send(&r));
-        let nps = nodes * 1000 / (start.elapsed().as_millis() as u64).max(1);
-        out.send(&Response::BenchTotal { nodes, nps });
-        return Ok(());
-    }
-    if what == "search" {
-        let out = Output::stdout();
-        let (nodes, nps) = luzhanqi::search::bench::run(&mut |r| out.send(&r), &luzhanqi::search::Control::default());
+        let run = if what == "search" { bench::run } else { bench::classic };
+        let (nodes, nps) = run(&mut |line| out.send(&Response::InfoString(line)), &Control::default());
         out.send(&Response::BenchTotal { nodes, nps });
         return Ok(());
     }

@@ -8,21 +8,19 @@ use std::time::{Duration, Instant};
 
 use common::sparse;
 use luzhanqi::piece::{Colour, Kind, Piece};
-use luzhanqi::players::PlayerKind;
-use luzhanqi::protocol::{Go, Response};
 use luzhanqi::random::{rng, seeded_position};
 use luzhanqi::search::mcts::Worker;
 use luzhanqi::search::params::Params;
 use luzhanqi::search::tree::{Proven, Tree, label_piece};
-use luzhanqi::search::{Control, SearchConfig, Searcher};
+use luzhanqi::search::{Control, Event, Limits, SearchConfig, Searcher};
 use luzhanqi::{ActionKind, Position, Rules};
 
 fn cfg(seed: u64) -> SearchConfig {
-    SearchConfig { player: PlayerKind::Mcts, threads: 1, hash_mb: 64, seed, move_overhead: 0, best_visits: None }
+    SearchConfig { threads: 1, hash_mb: 64, seed, move_overhead: 0, ..SearchConfig::default() }
 }
 
-fn nodes(n: u64) -> Go {
-    Go { nodes: Some(n), ..Go::default() }
+fn nodes(n: u64) -> Limits {
+    Limits::nodes(n)
 }
 
 #[test]
@@ -141,9 +139,9 @@ fn solver_finds_a_forced_flag_capture_in_two() {
     let mut infos = Vec::new();
     let r = s.go(&pos, &nodes(200_000), &cfg(3), &Control::default(), &mut |x| infos.push(x));
     assert_eq!(r.best.map(|a| a.to_string()), Some("b10-b11".to_owned()));
-    assert_eq!(r.info.score.map(|s| s.cp), Some(10_000), "proven win: {:?}", r.info);
+    assert_eq!(r.last.centipawns(), 10_000, "proven win: {:?}", r.last);
     // The proof ends the search long before the node limit.
-    assert!(r.info.nodes.unwrap_or(u64::MAX) < 200_000);
+    assert!(r.last.nodes < 200_000);
     let tree = &s.trees()[0];
     let best = tree.edges_of(0).iter().find(|e| luzhanqi::search::tree::label_action(e.label).to_string() == "b10-b11");
     let child = best.map(|e| tree.nodes[e.child as usize].proven);
@@ -159,10 +157,10 @@ fn node_limit_is_exact_and_reproducible_with_one_thread() {
     };
     let a = run();
     let b = run();
-    assert_eq!(a.info.nodes, Some(5000));
+    assert_eq!(a.last.nodes, 5000);
     assert_eq!(a.best, b.best);
-    assert_eq!(a.info.pv, b.info.pv);
-    assert_eq!(a.info.score, b.info.score);
+    assert_eq!(a.last.pv, b.last.pv);
+    assert_eq!((a.last.q, a.last.proven), (b.last.q, b.last.proven));
 }
 
 #[test]
@@ -170,14 +168,14 @@ fn movetime_and_clocks_are_respected() {
     let pos = seeded_position(Rules::OPEN, 3, 20);
     let mut s = Searcher::new();
     let t = Instant::now();
-    s.go(&pos, &Go { movetime: Some(200), ..Go::default() }, &cfg(1), &Control::default(), &mut |_| {});
+    s.go(&pos, &Limits::movetime(200), &cfg(1), &Control::default(), &mut |_| {});
     let used = t.elapsed();
     if common::timing_asserted() {
         assert!(used <= Duration::from_millis(260), "movetime 200 took {used:?}");
     }
     let mut s = Searcher::new();
     let t = Instant::now();
-    let go = Go { rtime: Some(3000), btime: Some(3000), ..Go::default() };
+    let go = Limits { time: [Some(3000), Some(3000)], ..Limits::default() };
     s.go(&pos, &go, &cfg(1), &Control::default(), &mut |_| {});
     let used = t.elapsed();
     if common::timing_asserted() {
@@ -192,10 +190,10 @@ fn stop_ends_an_infinite_search_quickly() {
     let c2 = std::sync::Arc::clone(&control);
     let handle = std::thread::spawn(move || {
         let mut s = Searcher::new();
-        let go = Go { infinite: true, ..Go::default() };
+        let go = Limits { infinite: true, ..Limits::default() };
         let mut n = 0;
         let r = s.go(&pos, &go, &cfg(1), &c2, &mut |x| {
-            if matches!(x, Response::Info(_)) {
+            if matches!(x, Event::Progress(_)) {
                 n += 1;
             }
         });
@@ -220,8 +218,8 @@ fn hash_caps_the_tree() {
     let c = SearchConfig { hash_mb: 1, ..cfg(2) };
     let r = s.go(&pos, &nodes(150_000), &c, &Control::default(), &mut |_| {});
     assert!(s.tree_bytes() <= 1 << 20, "{} bytes", s.tree_bytes());
-    assert!(r.info.hashfull.is_some_and(|h| h >= 900), "{:?}", r.info.hashfull);
-    assert_eq!(r.info.nodes, Some(150_000), "a full tree keeps searching");
+    assert!(r.last.hashfull.is_some_and(|h| h >= 900), "{:?}", r.last.hashfull);
+    assert_eq!(r.last.nodes, 150_000, "a full tree keeps searching");
     assert!(r.best.is_some());
 }
 
@@ -233,7 +231,7 @@ fn two_threads_search_and_agree_on_a_legal_action() {
     let r = s.go(&pos, &nodes(20_000), &c, &Control::default(), &mut |_| {});
     let best = r.best.expect("an action");
     assert!(pos.is_legal(best));
-    assert!(r.info.nodes.is_some_and(|n| n >= 20_000));
+    assert!(r.last.nodes >= 20_000);
     assert_eq!(s.trees().len(), 2);
 }
 
@@ -241,29 +239,28 @@ fn two_threads_search_and_agree_on_a_legal_action() {
 /// tree, which counts every iteration once at its root, and `Hash` caps it.
 #[test]
 fn with_parallel_tree_two_threads_share_one_tree_within_hash() {
-    let tree_mode = || {
-        let mut s = Searcher::new();
-        s.overrides = luzhanqi::search::params::ParamOverrides::parse("parallel=tree").unwrap();
-        s
+    let tree_mode = |c: SearchConfig| SearchConfig {
+        params: luzhanqi::search::params::ParamOverrides::parse("parallel=tree").unwrap(),
+        ..c
     };
     let pos = seeded_position(Rules::FLIP, 6, 50);
-    let mut s = tree_mode();
-    let c = SearchConfig { threads: 2, ..cfg(7) };
+    let mut s = Searcher::new();
+    let c = tree_mode(SearchConfig { threads: 2, ..cfg(7) });
     let r = s.go(&pos, &nodes(20_000), &c, &Control::default(), &mut |_| {});
     assert!(pos.is_legal(r.best.expect("an action")));
     assert_eq!(s.trees().len(), 1);
     let root = s.trees()[0].nodes[0];
-    assert_eq!(Some(u64::from(root.visits)), r.info.nodes);
+    assert_eq!(u64::from(root.visits), r.last.nodes);
     assert!(root.visits >= 20_000);
     assert!(s.trees()[0].nodes.iter().all(|n| n.value.abs() <= n.visits as f32 + 1e-3));
 
     let pos = seeded_position(Rules::OPEN, 8, 30);
-    let mut s = tree_mode();
-    let c = SearchConfig { threads: 2, hash_mb: 1, ..cfg(2) };
+    let mut s = Searcher::new();
+    let c = tree_mode(SearchConfig { threads: 2, hash_mb: 1, ..cfg(2) });
     let r = s.go(&pos, &nodes(150_000), &c, &Control::default(), &mut |_| {});
     assert!(s.tree_bytes() <= 1 << 20, "{} bytes", s.tree_bytes());
-    assert!(r.info.hashfull.is_some_and(|h| h >= 900), "{:?}", r.info.hashfull);
-    assert!(r.info.nodes.is_some_and(|n| n >= 150_000), "a full tree keeps searching");
+    assert!(r.last.hashfull.is_some_and(|h| h >= 900), "{:?}", r.last.hashfull);
+    assert!(r.last.nodes >= 150_000, "a full tree keeps searching");
     assert!(r.best.is_some());
 }
 

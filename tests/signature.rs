@@ -5,7 +5,7 @@
 //! every commit).
 
 use luzhanqi::search::Control;
-use luzhanqi::search::bench::{classic_signature, run};
+use luzhanqi::search::bench::{classic, run};
 
 /// `bench`'s node total.
 const BENCH_SIGNATURE: u64 = 96_640;
@@ -13,7 +13,7 @@ const BENCH_SIGNATURE: u64 = 96_640;
 #[test]
 fn bench_signature_is_pinned() {
     let mut lines = Vec::new();
-    let (nodes, _) = run(&mut |r| lines.push(r.to_string()), &Control::default());
+    let (nodes, _) = run(&mut |l| lines.push(l), &Control::default());
     assert_eq!(nodes, BENCH_SIGNATURE, "search behaviour changed:\n{}", lines.join("\n"));
 }
 
@@ -23,6 +23,6 @@ const CLASSIC_SIGNATURE: u64 = 102_224;
 #[test]
 fn classic_signature_is_pinned() {
     let mut lines = Vec::new();
-    let nodes = classic_signature(&mut |r| lines.push(r.to_string()));
+    let (nodes, _) = classic(&mut |l| lines.push(l), &Control::default());
     assert_eq!(nodes, CLASSIC_SIGNATURE, "classic search behaviour changed:\n{}", lines.join("\n"));
 }

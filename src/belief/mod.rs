@@ -382,12 +382,61 @@ pub fn explains(world_start: &Position, told: &[Token]) -> Result<(), Unexplaine
     Ok(())
 }
 
+/// How a belief about a view is formed (the `BeliefModel` and
+/// `SoftEvidence` options).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct BeliefSettings {
+    /// Believe only the counts, no inference (a baseline for measuring
+    /// what the inference adds).
+    pub uniform: bool,
+    /// Weigh worlds by the soft evidence (where pieces started, how they
+    /// behaved) on top of the hard facts.
+    pub soft_evidence: bool,
+}
+
+impl Default for BeliefSettings {
+    fn default() -> BeliefSettings {
+        BeliefSettings { uniform: false, soft_evidence: true }
+    }
+}
+
+/// Soft-evidence weights of each kind for each enemy piece, in
+/// [`Belief::pieces`] order.
+pub type Weights = Vec<[f32; NUM_KINDS]>;
+
+/// The side that sees `pos` as a view of the refereed hidden game: the side
+/// to move, when some enemy piece is of unknown kind.
+pub fn viewer_of(pos: &Position) -> Option<Colour> {
+    pos.side_to_move().filter(|&s| pos.pieces_of(s.opposite(), None).any())
+}
+
+/// The belief behind `view` for `viewer`, and its soft-evidence weights:
+/// from the game's history (`base` and the tokens played from it) when it
+/// leads to `view`, from `view` alone otherwise. The one place both the
+/// search and the engine's `d` form it.
+pub fn for_view(
+    game: Option<(&Position, &[Token])>,
+    view: &Position,
+    viewer: Colour,
+    settings: BeliefSettings,
+) -> (Belief, Option<Weights>) {
+    if settings.uniform {
+        return (Belief::uniform(view, viewer), None);
+    }
+    let from_history = game
+        .and_then(|(base, history)| Belief::from_history(base, viewer, history).ok())
+        .and_then(|(belief, end)| (end == *view).then_some(belief));
+    let belief = from_history.unwrap_or_else(|| Belief::new(view, viewer));
+    let weights = settings.soft_evidence.then(|| evidence::EvidenceModel::shipped().weights(&belief, view.ply()));
+    (belief, weights)
+}
+
 /// The probability of each kind for every enemy piece on the board,
 /// estimated from `samples` sampled worlds (soft-evidence `weights` as in
 /// [`sampler::WorldSampler::new`]), in board order.
 pub fn marginals(
     belief: &Belief,
-    weights: Option<Vec<[f32; NUM_KINDS]>>,
+    weights: Option<Weights>,
     samples: usize,
     rng: &mut crate::random::Rng,
 ) -> Vec<(Point, [f32; NUM_KINDS])> {

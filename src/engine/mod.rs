@@ -4,6 +4,7 @@
 
 pub mod options;
 pub mod output;
+pub mod report;
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -12,14 +13,16 @@ use std::thread::JoinHandle;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::action::Token;
+use crate::belief::{self, BeliefSettings};
 use crate::deployment::Deployment;
 use crate::notation::board_text;
 use crate::perft::divide_until;
 use crate::piece::Colour;
+use crate::players::{PlayerKind, greedy, random};
 use crate::position::Position;
 use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command};
 use crate::random::{Rng, rng};
-use crate::search::{Control, SearchConfig, Searcher};
+use crate::search::{BELIEF_SAMPLES, Control, Event, SearchConfig, Searcher, flat};
 use options::{BeliefModel, Effect, Options, SetupStyle};
 use output::Output;
 
@@ -246,12 +249,20 @@ impl Engine {
         let seed =
             if self.opts.seed == 0 { clock_seed() } else { self.opts.seed ^ fnv1a(self.pos.to_string().as_bytes()) };
         SearchConfig {
-            player: self.opts.player,
             threads: self.opts.threads,
             hash_mb: self.opts.hash_mb,
             seed,
             move_overhead: self.opts.move_overhead,
-            best_visits: None,
+            params: self.opts.search_params,
+            belief: self.belief_settings(),
+            show_belief: self.opts.show_belief,
+        }
+    }
+
+    fn belief_settings(&self) -> BeliefSettings {
+        BeliefSettings {
+            uniform: self.opts.belief_model == BeliefModel::Uniform,
+            soft_evidence: self.opts.soft_evidence,
         }
     }
 
@@ -271,18 +282,36 @@ impl Engine {
         let cfg = self.search_config();
         let pos = self.pos.clone();
         let game = (self.base.clone(), self.history.clone());
-        let uniform_belief = self.opts.belief_model == BeliefModel::Uniform;
-        let show_belief = self.opts.show_belief;
-        let search_params = self.opts.search_params;
-        let soft_evidence = self.opts.soft_evidence;
+        let player = self.opts.player;
         self.spawn("go", move |searcher, control, out| {
-            searcher.set_game(game.0, game.1);
-            searcher.uniform_belief = uniform_belief;
-            searcher.show_belief = show_belief;
-            searcher.overrides = search_params;
-            searcher.soft_evidence = soft_evidence;
-            let result = searcher.go(&pos, &go, &cfg, control, &mut |r| out.send(&r));
-            vec![Response::BestMove { action: result.best, ponder: result.ponder }]
+            let limits = report::limits_of(&go);
+            let mut send = |e: Event| out.send(&report::response_of(&e));
+            let (best, ponder) = match player {
+                PlayerKind::Mcts => {
+                    searcher.set_game(game.0, game.1);
+                    let r = searcher.go(&pos, &limits, &cfg, control, &mut send);
+                    (r.best, r.ponder)
+                }
+                PlayerKind::Flat => {
+                    let task = flat::Task { pos: &pos, limits: &limits, cfg: &cfg, control };
+                    (flat::search(task, &mut send).best, None)
+                }
+                PlayerKind::Random | PlayerKind::Greedy => {
+                    let start = Instant::now();
+                    let mut r = rng(cfg.seed);
+                    let choice = if player == PlayerKind::Random {
+                        random::choose(&pos, &mut r)
+                    } else {
+                        greedy::choose(&pos, &mut r)
+                    };
+                    let info = Response::Info(report::one_shot_info(choice, start.elapsed()));
+                    out.send(&info);
+                    // Hold the answer while `infinite` or `ponder` is in force.
+                    crate::search::hold(&limits, control, &mut || out.send(&info));
+                    (choice.map(|c| c.action), None)
+                }
+            };
+            vec![Response::BestMove { action: best, ponder }]
         });
     }
 
@@ -341,20 +370,12 @@ impl Engine {
         for line in board_text(&self.pos).lines() {
             self.send(Response::Text(line.to_owned()));
         }
-        // In a classic view, what the history says about the enemy's pieces.
-        if let Some(viewer) = self.pos.side_to_move().filter(|&s| self.pos.pieces_of(s.opposite(), None).any()) {
-            let belief = match crate::belief::Belief::from_history(&self.base, viewer, &self.history) {
-                Ok((b, _)) => b,
-                Err(_) => crate::belief::Belief::new(&self.pos, viewer),
-            };
-            let mut r = rng(1);
-            let weights = self
-                .opts
-                .soft_evidence
-                .then(|| crate::belief::evidence::EvidenceModel::shipped().weights(&belief, self.pos.ply()));
-            for (at, p) in crate::belief::marginals(&belief, weights, crate::search::BELIEF_SAMPLES, &mut r) {
-                let line = Response::Belief(crate::search::belief_line(at, &p)).to_string();
-                self.send(Response::Text(line.replacen("info belief", "belief", 1)));
+        // In a classic view, what the engine believes of the enemy's pieces.
+        if let Some(viewer) = belief::viewer_of(&self.pos) {
+            let game = Some((&self.base, self.history.as_slice()));
+            let (belief, weights) = belief::for_view(game, &self.pos, viewer, self.belief_settings());
+            for (at, p) in belief::marginals(&belief, weights, BELIEF_SAMPLES, &mut rng(1)) {
+                self.send(Response::Text(format!("belief {}", report::belief_of(at, &p))));
             }
         }
     }
@@ -390,7 +411,7 @@ impl Engine {
 
     fn bench(&mut self) {
         self.spawn("bench", |_, control, out| {
-            let (nodes, nps) = crate::search::bench::run(&mut |r| out.send(&r), control);
+            let (nodes, nps) = crate::search::bench::run(&mut |l| out.send(&Response::InfoString(l)), control);
             if control.stopped() {
                 vec![Response::error("bench stopped")]
             } else {

@@ -244,7 +244,7 @@ const AFTER_RULES: [(Setting<Options>, Effect); 6] = [
             field: Field::Str {
                 get: |o| o.search_params_text.clone(),
                 set: |o, v| {
-                    o.search_params = crate::search::params::ParamOverrides::parse(v)?;
+                    o.search_params = crate::search::params::ParamOverrides::parse(v).map_err(|e| e.to_string())?;
                     o.search_params_text = v.to_owned();
                     Ok(())
                 },

@@ -89,6 +89,15 @@ pub struct Belief {
     pub kinds: Vec<(crate::piece::Kind, f64)>,
 }
 
+/// The point and its kinds, `a7 3:0.166 2:0.160 ...` (what follows
+/// `info belief`, and `belief` in the board of `d`).
+impl fmt::Display for Belief {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.at)?;
+        self.kinds.iter().try_for_each(|(k, p)| write!(f, " {}:{p:.3}", k.to_char()))
+    }
+}
+
 /// A line from the engine.
 #[derive(Clone, PartialEq, Debug)]
 pub enum Response {
@@ -213,10 +222,7 @@ impl fmt::Display for Response {
             }
             Response::BestSetup(d) => write!(f, "bestsetup {d}"),
             Response::Info(i) => write!(f, "{i}"),
-            Response::Belief(b) => {
-                write!(f, "info belief {}", b.at)?;
-                b.kinds.iter().try_for_each(|(k, p)| write!(f, " {}:{p:.3}", k.to_char()))
-            }
+            Response::Belief(b) => write!(f, "info belief {b}"),
             Response::InfoString(s) => write!(f, "info string {s}"),
             Response::PerftLine(a, n) => write!(f, "{a}: {n}"),
             Response::PerftTotal(n) => write!(f, "nodes {n}"),

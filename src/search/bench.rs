@@ -4,11 +4,10 @@
 
 use std::time::Instant;
 
-use super::params::{Parallel, Params};
-use super::{Control, SearchConfig, Searcher};
-use crate::players::PlayerKind;
+use super::params::{Parallel, ParamOverrides};
+use super::{Control, Limits, SearchConfig, Searcher};
+use crate::belief::BeliefSettings;
 use crate::position::Position;
-use crate::protocol::{Go, Response};
 use crate::random::seeded_position;
 use crate::rules::Rules;
 
@@ -30,31 +29,37 @@ pub fn positions() -> Vec<Position> {
     ]
 }
 
-/// Runs the bench, reporting one info string per position; returns the
-/// total nodes and nodes per second.
-pub fn run(report: &mut dyn FnMut(Response), control: &Control) -> (u64, u64) {
-    let cfg = SearchConfig {
-        player: PlayerKind::Mcts,
-        threads: 1,
-        hash_mb: 64,
-        seed: 1,
-        move_overhead: 0,
-        best_visits: Some(BENCH_VISITS),
-    };
+/// Runs the bench, reporting a line per position; returns the total nodes
+/// and nodes per second.
+pub fn run(report: &mut dyn FnMut(String), control: &Control) -> (u64, u64) {
     // A cap in case a search never concentrates.
-    let go = Go { nodes: Some(200_000), ..Go::default() };
+    let limits = Limits { nodes: Some(200_000), best_visits: Some(BENCH_VISITS), ..Limits::default() };
+    search_all(&positions(), &limits, "bench", report, control)
+}
+
+/// Searches each of `positions` afresh with one thread and seed 1 under
+/// `limits`, reporting `<label> position <i> nodes <n> bestmove <a>` for
+/// each; returns the total nodes and nodes per second.
+fn search_all(
+    positions: &[Position],
+    limits: &Limits,
+    label: &str,
+    report: &mut dyn FnMut(String),
+    control: &Control,
+) -> (u64, u64) {
+    let belief = BeliefSettings { uniform: false, soft_evidence: false };
+    let cfg = SearchConfig { threads: 1, hash_mb: 64, seed: 1, move_overhead: 0, belief, ..SearchConfig::default() };
     let mut total = 0u64;
     let start = Instant::now();
-    for (i, pos) in positions().iter().enumerate() {
+    for (i, pos) in positions.iter().enumerate() {
         if control.stopped() {
             break;
         }
-        let mut searcher = Searcher::new();
-        let result = searcher.go(pos, &go, &cfg, control, &mut |_| {});
-        let nodes = result.info.nodes.unwrap_or(0);
+        let result = Searcher::new().go(pos, limits, &cfg, control, &mut |_| {});
+        let nodes = result.last.nodes;
         total += nodes;
         let best = result.best.map_or_else(|| "none".to_owned(), |a| a.to_string());
-        report(Response::InfoString(format!("bench position {} nodes {nodes} bestmove {best}", i + 1)));
+        report(format!("{label} position {} nodes {nodes} bestmove {best}", i + 1));
     }
     let ms = start.elapsed().as_millis() as u64;
     (total, total * 1000 / ms.max(1))
@@ -82,42 +87,29 @@ fn classic_view(seed: u64, plies: u32) -> Position {
 }
 
 /// The classic bench: the information-set search on [`classic_views`]
-/// under the bench's limits (one thread, fixed seed, stop at
-/// `BENCH_VISITS / 2` visits of the best action). Returns the total nodes,
-/// a signature of the classic search as [`run`]'s is of the others.
-pub fn classic_signature(report: &mut dyn FnMut(Response)) -> u64 {
-    let cfg = SearchConfig {
-        player: PlayerKind::Mcts,
-        threads: 1,
-        hash_mb: 64,
-        seed: 1,
-        move_overhead: 0,
-        best_visits: Some(BENCH_VISITS / 2),
-    };
-    let go = Go { nodes: Some(50_000), ..Go::default() };
-    let mut total = 0;
-    for (i, pos) in classic_views().iter().enumerate() {
-        let result = Searcher::new().go(pos, &go, &cfg, &Control::default(), &mut |_| {});
-        let nodes = result.info.nodes.unwrap_or(0);
-        total += nodes;
-        let best = result.best.map_or_else(|| "none".to_owned(), |a| a.to_string());
-        report(Response::InfoString(format!("classic bench position {} nodes {nodes} bestmove {best}", i + 1)));
-    }
-    total
+/// as [`run`] searches (one thread, fixed seed, stop at `BENCH_VISITS / 2`
+/// visits of the best action). Its node total is a signature of the
+/// classic search as [`run`]'s is of the others.
+pub fn classic(report: &mut dyn FnMut(String), control: &Control) -> (u64, u64) {
+    let limits = Limits { nodes: Some(50_000), best_visits: Some(BENCH_VISITS / 2), ..Limits::default() };
+    search_all(&classic_views(), &limits, "classic bench", report, control)
 }
 
 /// Iterations per second of the tree search from `pos` with `threads`
 /// threads sharing the work as `parallel` says, over `nodes` iterations,
 /// with a memory cap large enough that the tree never fills.
 pub fn speed(pos: &Position, threads: usize, parallel: Parallel, nodes: u64) -> u64 {
-    let cfg =
-        SearchConfig { player: PlayerKind::Mcts, threads, hash_mb: 4096, seed: 1, move_overhead: 0, best_visits: None };
-    let go = Go { nodes: Some(nodes), ..Go::default() };
-    let mut searcher = Searcher::new();
-    searcher.params = Some(Params { parallel, ..Params::for_mode(pos.rules().mode) });
+    let cfg = SearchConfig {
+        threads,
+        hash_mb: 4096,
+        seed: 1,
+        move_overhead: 0,
+        params: ParamOverrides { parallel: Some(parallel), ..ParamOverrides::default() },
+        ..SearchConfig::default()
+    };
     let start = Instant::now();
-    let result = searcher.go(pos, &go, &cfg, &Control::default(), &mut |_| {});
-    let n = result.info.nodes.unwrap_or(0);
+    let result = Searcher::new().go(pos, &Limits::nodes(nodes), &cfg, &Control::default(), &mut |_| {});
+    let n = result.last.nodes;
     (n as f64 / start.elapsed().as_secs_f64()) as u64
 }
 

@@ -19,9 +19,9 @@ use super::params::Params;
 use super::priors;
 use super::tree::{Edge, NONE, Node, Proven, Tree, label_action};
 use crate::action::Action;
-use crate::random::Rng;
 use crate::piece::Colour;
 use crate::position::Position;
+use crate::random::Rng;
 
 /// Selection's value of a child proven lost for the side choosing it: below
 /// any real value in [-1, 1], so it is chosen only when nothing else is left.

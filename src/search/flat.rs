@@ -6,33 +6,44 @@
 use std::time::Instant;
 
 use super::leaf::{LeafEval, for_red};
-use super::time::Limits;
-use super::{Control, SearchConfig, SearchResult, report_score, tree::Proven};
+use super::time::{Limits, Stopper};
+use super::tree::Proven;
+use super::{Control, Event, Progress, Report, SearchConfig};
 use crate::action::ActionKind;
 use crate::position::Position;
-use crate::protocol::{Go, Info, Response};
 use crate::random::rng;
 
 /// UCB1 exploration constant (values are in [-1, 1]).
 const C: f32 = 1.0;
 
-/// Searches `pos` with flat Monte Carlo, the clock started at `start`.
-pub fn search(
-    pos: &Position,
-    go: &Go,
-    cfg: &SearchConfig,
-    playout_plies: u32,
-    control: &Control,
-    report: &mut dyn FnMut(Response),
-    start: Instant,
-) -> SearchResult {
+/// Iterations between two looks at the clock.
+const CHECK_EVERY: u64 = 64;
+
+/// What flat Monte Carlo is asked to search.
+#[derive(Clone, Copy, Debug)]
+pub struct Task<'a> {
+    /// The position.
+    pub pos: &'a Position,
+    /// When to stop.
+    pub limits: &'a Limits,
+    /// The settings.
+    pub cfg: &'a SearchConfig,
+    /// The engine's flags.
+    pub control: &'a Control,
+}
+
+/// Searches with flat Monte Carlo.
+pub fn search(task: Task, report: &mut dyn FnMut(Event)) -> Report {
+    let Task { pos, limits, cfg, control } = task;
+    let start = Instant::now();
+    let playout_plies = cfg.params_for(pos).playout_plies;
     let mut actions = Vec::new();
     pos.legal_actions(&mut actions);
     let mut rng = rng(cfg.seed);
     let mut leaf = LeafEval::new(playout_plies);
     let mut visits = vec![0u32; actions.len()];
     let mut sums = vec![0f32; actions.len()];
-    let mut limits = Limits::new(go, pos.side_to_move(), cfg.move_overhead, start);
+    let mut stopper = Stopper::new(limits, pos.side_to_move(), cfg.move_overhead, start);
     let mut total = 0u64;
     while !actions.is_empty() && !control.stopped() {
         let ln = (total.max(1) as f32).ln();
@@ -59,32 +70,30 @@ pub fn search(
         visits[i] += 1;
         sums[i] += for_red(v, mover);
         total += 1;
-        if !limits.bounded(control) {
+        if !stopper.bounded(control) {
             continue;
         }
         if actions.len() == 1
-            || limits.nodes.is_some_and(|n| total >= n)
-            || (total % 64 == 0 && limits.time_up(&visits))
+            || stopper.nodes.is_some_and(|n| total >= n)
+            || (total % CHECK_EVERY == 0 && stopper.time_up(&visits))
         {
             break;
         }
     }
-    super::wait_for_release(go, control, &Info::default(), &mut |_| {});
+    super::hold(limits, control, &mut || {});
     let best = (0..actions.len())
         .filter(|&k| visits[k] > 0)
         .max_by(|&x, &y| (sums[x] / visits[x] as f32).total_cmp(&(sums[y] / visits[y] as f32)));
-    let ms = start.elapsed().as_millis() as u64;
-    let q = best.map_or(0.0, |k| sums[k] / visits[k] as f32);
-    let info = Info {
-        depth: Some(1),
-        seldepth: Some(1),
-        nodes: Some(total),
-        nps: Some(total * 1000 / ms.max(1)),
-        time: Some(ms),
-        score: Some(report_score(q, Proven::Unknown)),
+    let last = Progress {
+        depth: 1,
+        seldepth: 1,
+        nodes: total,
+        elapsed: start.elapsed(),
+        q: best.map_or(0.0, |k| sums[k] / visits[k] as f32),
+        proven: Proven::Unknown,
         hashfull: None,
         pv: best.map(|k| vec![actions[k]]).unwrap_or_default(),
     };
-    report(Response::Info(info.clone()));
-    SearchResult { best: best.map(|k| actions[k]).or(actions.first().copied()), ponder: None, info }
+    report(Event::Progress(last.clone()));
+    Report { best: best.map(|k| actions[k]).or(actions.first().copied()), ponder: None, last }
 }

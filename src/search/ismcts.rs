@@ -14,7 +14,6 @@ use super::tree::{Edge, Tree};
 use crate::action::{Action, ActionKind};
 use crate::belief::Belief;
 use crate::belief::sampler::{STEPS_PER_WORLD, WorldSampler};
-use crate::random::Rng;
 use crate::board::Bitboard;
 use crate::board::Point;
 use crate::board::topology::NUM_POINTS;
@@ -22,6 +21,7 @@ use crate::combat::Outcome;
 use crate::movegen::ActionSink;
 use crate::piece::{Colour, Kind};
 use crate::position::Position;
+use crate::random::Rng;
 
 /// Outcome-node labels: the three verdicts (`Outcome as u16`), and `+`
 /// that took the flag.

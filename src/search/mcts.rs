@@ -16,10 +16,10 @@ use super::core::{Core, Pick, Reached, Step, Terminal, TreeHolder, Walk, parent_
 use super::params::Params;
 use super::tree::{Edge, Tree, label_piece, piece_label};
 use crate::action::{Action, ActionKind};
-use crate::random::Rng;
 use crate::board::Point;
 use crate::piece::{Colour, Kind, Piece};
 use crate::position::Position;
+use crate::random::Rng;
 
 /// The walk of the public games: the true position, and the point of a
 /// flip whose identity the next chance node draws.

@@ -1,7 +1,9 @@
-//! Search: what runs behind `go`. A [`Searcher`] is owned by the engine
-//! and moved onto the search thread for each `go`; it dispatches to the
-//! player chosen with the `Player` option and reports through a callback,
-//! so that info lines are testable without a process.
+//! Search: the tree search behind `go` (and the flat Monte Carlo baseline
+//! in [`flat`]). A [`Searcher`] is owned by the engine and moved onto the
+//! search thread for each `go`; it takes its own [`Limits`], reports
+//! [`Event`]s through a callback (so that they are testable without a
+//! process) and answers with a [`Report`]. It knows nothing of the
+//! protocol: the engine turns its reports into lines.
 
 pub mod bench;
 pub mod core;
@@ -12,6 +14,7 @@ pub mod leaf;
 pub mod mcts;
 pub mod params;
 pub mod priors;
+pub mod report;
 pub mod time;
 pub mod tree;
 
@@ -19,48 +22,58 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::action::{Action, ActionKind, Token};
-use crate::belief::Belief;
+use crate::action::{ActionKind, Token};
 use crate::belief::sampler::WorldSampler;
-use crate::piece::Colour;
-use crate::players::{Choice, PlayerKind, greedy, random};
+use crate::belief::{self, BeliefSettings};
 use crate::position::Position;
-use crate::protocol::{Go, Info, Response, Score};
 use crate::random::rng;
 use ismcts::IsWorker;
 use mcts::{SharedWorker, Worker};
 use params::{Parallel, ParamOverrides, Params};
-use time::Limits;
-use tree::{Proven, Tree};
+pub use report::{Event, Progress, Report};
+use report::{Reporter, choose, merge_roots};
+pub use time::Limits;
+use time::Stopper;
+use tree::{Proven, RootStat, Tree};
 
-/// Search settings from the options.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The search's settings from the engine's options.
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub struct SearchConfig {
-    /// Which player.
-    pub player: PlayerKind,
     /// Search threads.
     pub threads: usize,
-    /// Memory cap for the search tree, MiB.
+    /// Memory cap for the search trees, MiB.
     pub hash_mb: usize,
     /// Seed of this search (already resolved from the `Seed` option).
     pub seed: u64,
     /// Milliseconds kept back from every move for communication.
     pub move_overhead: u64,
-    /// Stop once the most visited root action has this many visits (the
-    /// bench's limit: the iterations it takes depend on search behaviour).
-    pub best_visits: Option<u32>,
+    /// Changes to the constants tuned for the rule set (`SearchParams`).
+    pub params: ParamOverrides,
+    /// How the belief about hidden enemy pieces is formed (`classic`).
+    pub belief: BeliefSettings,
+    /// In `classic`, report the belief before answering (`ShowBelief`).
+    pub show_belief: bool,
 }
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
         SearchConfig {
-            player: PlayerKind::Mcts,
             threads: 1,
             hash_mb: 64,
             seed: 1,
             move_overhead: 30,
-            best_visits: None,
+            params: ParamOverrides::default(),
+            belief: BeliefSettings::default(),
+            show_belief: false,
         }
+    }
+}
+
+impl SearchConfig {
+    /// The constants for a position of these rules: tuned for its rule set,
+    /// with the overrides applied.
+    pub fn params_for(&self, pos: &Position) -> Params {
+        self.params.apply(Params::for_mode(pos.rules().mode))
     }
 }
 
@@ -87,37 +100,22 @@ impl Control {
     }
 }
 
-/// What a search answers.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult {
-    /// The chosen action, `None` when there is no legal action.
-    pub best: Option<Action>,
-    /// The expected reply, if the player has one.
-    pub ponder: Option<Action>,
-    /// The last info line sent.
-    pub info: Info,
-}
-
-/// Maps a material-like evaluation (centipawns) to win/draw/loss per mille
-/// for players without a game-result estimate.
-pub fn wdl_from_cp(cp: f32) -> (u32, u32, u32) {
-    let w = (1000.0 / (1.0 + (-cp / 400.0).exp())).round() as u32;
-    (w.min(1000), 0, 1000 - w.min(1000))
-}
-
 /// Worlds sampled to estimate the belief reported by `ShowBelief` and `d`.
 pub const BELIEF_SAMPLES: usize = 4000;
 
-/// An `info belief` line: the kinds with a chance, most likely first.
-pub fn belief_line(at: crate::board::Point, p: &[f32; crate::piece::NUM_KINDS]) -> crate::protocol::Belief {
-    let mut kinds: Vec<(crate::piece::Kind, f64)> = crate::piece::Kind::ALL
-        .into_iter()
-        .filter(|k| p[k.index()] > 0.0)
-        .map(|k| (k, f64::from(p[k.index()])))
-        .collect();
-    kinds.sort_by(|a, b| b.1.total_cmp(&a.1));
-    crate::protocol::Belief { at, kinds }
-}
+/// Longest principal variation reported.
+const PV_MAX: usize = 64;
+/// Iterations between two looks at the limits and the root.
+const CHECK_EVERY: u64 = 64;
+/// Iterations between two looks at the clock when no limit applies.
+const UNBOUNDED_CHECK_EVERY: u64 = 1024;
+/// A tree never gets less than this, however many share `Hash`.
+const MIN_TREE_BYTES: usize = 64 * 1024;
+/// Seeds the classic world sampler apart from the search threads.
+const SAMPLER_SEED: u64 = 0x5a5a_5a5a;
+/// Spreads the seeds of the search threads (the golden ratio, 64 bits).
+const THREAD_SEED_STEP: u64 = 0x9e37_79b9_7f4a_7c15;
+const MIB: usize = 1 << 20;
 
 /// One search thread's iterations, on its own tree or on one it shares.
 pub trait SearchWorker: Send {
@@ -142,73 +140,7 @@ pub trait SearchWorker: Send {
 #[derive(Debug, Default)]
 pub struct Searcher {
     trees: Vec<Tree>,
-    /// Constants of the tree search; `None`: those tuned for the rule set.
-    pub params: Option<Params>,
-    /// Changes to those constants (the `SearchParams` option).
-    pub overrides: ParamOverrides,
-    /// In classic, believe only the counts (no inference), for measuring
-    /// what the inference adds.
-    pub uniform_belief: bool,
-    /// In classic, report the belief (`info belief`) before answering.
-    pub show_belief: bool,
-    /// In classic, weigh sampled worlds by the soft evidence (where pieces
-    /// started, how they behaved) on top of the hard facts.
-    pub soft_evidence: bool,
     game: Option<(Position, Vec<Token>)>,
-}
-
-const MIB: usize = 1 << 20;
-
-/// The search's score as reported: centipawns are `SCALE * atanh(q)`, the
-/// inverse of the evaluation's squashing; win/draw/loss per mille split `q`.
-pub fn report_score(q: f32, proven: Proven) -> Score {
-    match proven {
-        Proven::Win => Score { cp: 10_000, wdl: Some((1000, 0, 0)) },
-        Proven::Loss => Score { cp: -10_000, wdl: Some((0, 0, 1000)) },
-        Proven::Draw => Score { cp: 0, wdl: Some((0, 1000, 0)) },
-        Proven::Unknown => {
-            let q = q.clamp(-0.999, 0.999);
-            let cp = (evaluate::SCALE * q.atanh()).round() as i32;
-            let w = ((1.0 + q) * 500.0).round() as u32;
-            Score { cp, wdl: Some((w, 0, 1000 - w)) }
-        }
-    }
-}
-
-/// Combined root statistics of all workers: per action, visits, mean value
-/// for the side to move, proven result.
-fn merge_roots<W: SearchWorker>(workers: &[W]) -> Vec<(Action, u32, f32, Proven)> {
-    let mut merged: Vec<(Action, u32, f32, Proven)> = Vec::new();
-    let distinct = if workers.first().is_some_and(SearchWorker::shares_tree) { 1 } else { workers.len() };
-    for w in &workers[..distinct] {
-        for (a, n, q, p) in w.with_tree(Tree::root_stats) {
-            match merged.iter_mut().find(|m| m.0 == a) {
-                Some(m) => {
-                    let total = m.1 + n;
-                    if total > 0 {
-                        m.2 = (m.2 * m.1 as f32 + q * n as f32) / total as f32;
-                    }
-                    m.1 = total;
-                    if m.3 == Proven::Unknown {
-                        m.3 = p;
-                    }
-                }
-                None => merged.push((a, n, q, p)),
-            }
-        }
-    }
-    merged
-}
-
-/// The action to play from merged root statistics: a proven win, else the
-/// most visited action not proven lost (ties by value).
-fn choose(stats: &[(Action, u32, f32, Proven)]) -> Option<(Action, u32, f32, Proven)> {
-    let win = stats.iter().filter(|s| s.3 == Proven::Win).max_by_key(|s| s.1);
-    if let Some(w) = win {
-        return Some(*w);
-    }
-    let key = |s: &&(Action, u32, f32, Proven)| (s.3 != Proven::Loss, s.1, (s.2 * 1e6) as i64);
-    stats.iter().max_by_key(key).copied()
 }
 
 impl Searcher {
@@ -232,315 +164,230 @@ impl Searcher {
         &self.trees
     }
 
-    /// Searches `pos` under the limits of `go`, reporting info lines through
-    /// `report`, and returns the answer. Returns when its limits are reached
-    /// or `control.stop` is set; with `infinite` or `ponder` it never
-    /// answers before `stop` (or, pondering, `ponderhit`).
-    pub fn go(
-        &mut self,
-        pos: &Position,
-        go: &Go,
-        cfg: &SearchConfig,
-        control: &Control,
-        report: &mut dyn FnMut(Response),
-    ) -> SearchResult {
-        // The clock runs from here: re-rooting the kept tree and (classic)
-        // reading the belief from the history are part of the move's time.
-        let start = Instant::now();
-        match cfg.player {
-            PlayerKind::Mcts => self.mcts(pos, go, cfg, control, report, start),
-            PlayerKind::Flat => {
-                let plies = self.params_for(pos).playout_plies;
-                flat::search(pos, go, cfg, plies, control, report, start)
-            }
-            PlayerKind::Random | PlayerKind::Greedy => {
-                let mut r = rng(cfg.seed);
-                let choice = if cfg.player == PlayerKind::Random {
-                    random::choose(pos, &mut r)
-                } else {
-                    greedy::choose(pos, &mut r)
-                };
-                let info = one_shot_info(choice, start.elapsed());
-                report(Response::Info(info.clone()));
-                wait_for_release(go, control, &info, report);
-                SearchResult { best: choice.map(|c| c.action), ponder: None, info }
-            }
-        }
-    }
-
-    fn params_for(&self, pos: &Position) -> Params {
-        self.overrides.apply(self.params.unwrap_or_else(|| Params::for_mode(pos.rules().mode)))
-    }
-
-    /// Takes the trees kept from the last search, re-rooted at `pos` where
-    /// it follows from their root, fresh otherwise.
-    fn trees_for(&mut self, pos: &Position, threads: usize, cap: usize) -> Vec<Tree> {
-        let mut old = std::mem::take(&mut self.trees).into_iter();
-        (0..threads)
-            .map(|_| {
-                let reused = old.next().and_then(|t| {
-                    let n = t.find(pos)?;
-                    Some(if n == 0 { t } else { t.reroot(n, pos.clone()) })
-                });
-                let mut t = reused.unwrap_or_else(|| Tree::new(pos.clone(), cap));
-                t.set_cap(cap);
-                t
-            })
-            .collect()
-    }
-
-    fn mcts(
-        &mut self,
-        pos: &Position,
-        go: &Go,
-        cfg: &SearchConfig,
-        control: &Control,
-        report: &mut dyn FnMut(Response),
-        start: Instant,
-    ) -> SearchResult {
-        let threads = cfg.threads.max(1);
-        // `Hash` split among the trees of a search.
-        let cap_for = |trees: usize| (cfg.hash_mb.max(1) * MIB / trees).max(64 * 1024);
-        let cap = cap_for(threads);
-        let params = self.params_for(pos);
-        if let Some(viewer) = pos.side_to_move().filter(|&s| pos.pieces_of(s.opposite(), None).any()) {
-            // A classic view: information-set search over sampled worlds.
-            let belief = self.belief_for(pos, viewer);
-            let mut r = rng(cfg.seed ^ 0x5a5a_5a5a);
-            let weights = (self.soft_evidence && !self.uniform_belief)
-                .then(|| crate::belief::evidence::EvidenceModel::shipped().weights(&belief, pos.ply()));
-            if let Some(sampler) = WorldSampler::new(&belief, weights.clone(), &mut r) {
-                self.trees.clear();
-                let workers = (0..threads)
-                    .map(|i| {
-                        let tree = Tree::new(pos.clone(), cap);
-                        IsWorker::new(tree, rng(thread_seed(cfg.seed, i)), params, belief.clone(), sampler.clone())
-                    })
-                    .collect();
-                let (result, _) = run(pos, go, cfg, control, report, workers, start);
-                if self.show_belief {
-                    for (at, p) in crate::belief::marginals(&belief, weights, BELIEF_SAMPLES, &mut r) {
-                        report(Response::Belief(belief_line(at, &p)));
-                    }
-                }
-                return result;
-            }
-        }
-        if params.parallel == Parallel::Tree && threads > 1 {
-            // One tree for all threads, within the whole of `Hash`.
-            let cap = cap_for(1);
-            let tree = self.trees_for(pos, 1, cap).pop().unwrap_or_else(|| Tree::new(pos.clone(), cap));
-            let shared = Arc::new(Mutex::new(tree));
-            let workers = (0..threads)
-                .map(|i| SharedWorker::new(Arc::clone(&shared), rng(thread_seed(cfg.seed, i)), params))
-                .collect();
-            drop(shared);
-            let (result, trees) = run(pos, go, cfg, control, report, workers, start);
-            self.trees = trees;
-            return result;
-        }
-        let workers = self
-            .trees_for(pos, threads, cap)
-            .into_iter()
-            .enumerate()
-            .map(|(i, tree)| Worker::new(tree, rng(thread_seed(cfg.seed, i)), params))
-            .collect();
-        let (result, trees) = run(pos, go, cfg, control, report, workers, start);
-        self.trees = trees;
-        result
-    }
-
-    /// The belief behind a classic view: from the game history when it
-    /// leads to `pos`, from `pos` alone otherwise.
-    fn belief_for(&self, pos: &Position, viewer: Colour) -> Belief {
-        if self.uniform_belief {
-            return Belief::uniform(pos, viewer);
-        }
-        if let Some((base, history)) = &self.game {
-            if let Ok((belief, end)) = Belief::from_history(base, viewer, history) {
-                if end == *pos {
-                    return belief;
-                }
-            }
-        }
-        Belief::new(pos, viewer)
-    }
-
     /// Tells the searcher the history behind the next positions it will be
     /// asked to search (the engine's `position` command).
     pub fn set_game(&mut self, base: Position, history: Vec<Token>) {
         self.game = Some((base, history));
     }
+
+    /// Searches `pos` under `limits`, reporting through `report`, and
+    /// answers. Returns when its limits are reached or `control.stop` is
+    /// set; with `infinite` or `ponder` it never answers before `stop` (or,
+    /// pondering, `ponderhit`).
+    pub fn go(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        cfg: &SearchConfig,
+        control: &Control,
+        report: &mut dyn FnMut(Event),
+    ) -> Report {
+        // The clock runs from here: re-rooting the kept tree and (classic)
+        // reading the belief from the history are part of the move's time.
+        let start = Instant::now();
+        let job = Job { pos, limits, cfg, control, start };
+        let threads = cfg.threads.max(1);
+        // `Hash` split among the trees of a search.
+        let cap_for = |trees: usize| (cfg.hash_mb.max(1) * MIB / trees).max(MIN_TREE_BYTES);
+        let cap = cap_for(threads);
+        let params = cfg.params_for(pos);
+        let seeded = |i: usize| rng(thread_seed(cfg.seed, i));
+        if let Some(viewer) = belief::viewer_of(pos) {
+            // A classic view: information-set search over sampled worlds.
+            let game = self.game.as_ref().map(|(base, history)| (base, history.as_slice()));
+            let (belief, weights) = belief::for_view(game, pos, viewer, cfg.belief);
+            let mut r = rng(cfg.seed ^ SAMPLER_SEED);
+            if let Some(sampler) = WorldSampler::new(&belief, weights.clone(), &mut r) {
+                self.trees.clear();
+                let workers = (0..threads)
+                    .map(|i| {
+                        let tree = Tree::new(pos.clone(), cap);
+                        IsWorker::new(tree, seeded(i), params, belief.clone(), sampler.clone())
+                    })
+                    .collect();
+                let mut reporter = Reporter::new(report, start);
+                let (result, _) = job.run(workers, &mut reporter);
+                if cfg.show_belief {
+                    for (at, p) in belief::marginals(&belief, weights, BELIEF_SAMPLES, &mut r) {
+                        reporter.send(Event::Belief(at, p));
+                    }
+                }
+                return result;
+            }
+        }
+        let mut reporter = Reporter::new(report, start);
+        let (result, trees) = if params.parallel == Parallel::Tree && threads > 1 {
+            // One tree for all threads, within the whole of `Hash`.
+            let tree = self.reuse_or_new(pos, cap_for(1));
+            let shared = Arc::new(Mutex::new(tree));
+            let workers = (0..threads).map(|i| SharedWorker::new(Arc::clone(&shared), seeded(i), params)).collect();
+            drop(shared);
+            job.run(workers, &mut reporter)
+        } else {
+            let workers = (0..threads).map(|i| Worker::new(self.reuse_or_new(pos, cap), seeded(i), params)).collect();
+            job.run(workers, &mut reporter)
+        };
+        self.trees = trees;
+        result
+    }
+
+    /// The next tree kept from the last search, re-rooted at `pos` where it
+    /// follows from its root; a fresh one otherwise.
+    fn reuse_or_new(&mut self, pos: &Position, cap: usize) -> Tree {
+        let kept = (!self.trees.is_empty()).then(|| self.trees.remove(0));
+        let reused = kept.and_then(|t| {
+            let n = t.find(pos)?;
+            Some(if n == 0 { t } else { t.reroot(n, pos.clone()) })
+        });
+        let mut t = reused.unwrap_or_else(|| Tree::new(pos.clone(), cap));
+        t.set_cap(cap);
+        t
+    }
 }
 
 /// The seed of search thread `i` (the first thread's is the search's).
 fn thread_seed(seed: u64, i: usize) -> u64 {
-    seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64))
+    seed.wrapping_add(THREAD_SEED_STEP.wrapping_mul(i as u64))
 }
 
-/// Runs `workers` (the first on this thread, each other on a thread of its
-/// own) under the limits of `go`, the clock started at `start`; returns the
-/// answer and the trees.
-fn run<W: SearchWorker>(
-    pos: &Position,
-    go: &Go,
-    cfg: &SearchConfig,
-    control: &Control,
-    report: &mut dyn FnMut(Response),
-    workers: Vec<W>,
+/// One search: what to search, within which limits, since when.
+struct Job<'a> {
+    pos: &'a Position,
+    limits: &'a Limits,
+    cfg: &'a SearchConfig,
+    control: &'a Control,
     start: Instant,
-) -> (SearchResult, Vec<Tree>) {
-    let mut legal = Vec::new();
-    pos.legal_actions(&mut legal);
-    let single = legal.len() == 1;
-    let stop_all = AtomicBool::new(false);
-    let total = AtomicU64::new(0);
-    let threads = workers.len();
-    let mut workers = workers.into_iter();
-    let Some(mut w) = workers.next() else {
-        let info = Info::default();
-        return (SearchResult { best: legal.first().copied(), ponder: None, info }, Vec::new());
-    };
-    let mut finished: Vec<W> = Vec::with_capacity(threads);
-    let mut info = Info::default();
-    let mut merged = Vec::new();
-    std::thread::scope(|s| {
-        let helpers: Vec<_> = workers
-            .map(|mut h| {
-                let stop_all = &stop_all;
-                let total = &total;
-                s.spawn(move || {
-                    while !stop_all.load(Ordering::Relaxed) && !control.stopped() {
-                        h.iterate();
-                        total.fetch_add(1, Ordering::Relaxed);
-                    }
-                    h
+}
+
+impl Job<'_> {
+    /// Runs `workers` (the first on this thread, each other on a thread of
+    /// its own) until the limits; returns the answer and the trees.
+    fn run<W: SearchWorker>(&self, workers: Vec<W>, reporter: &mut Reporter) -> (Report, Vec<Tree>) {
+        let mut legal = Vec::new();
+        self.pos.legal_actions(&mut legal);
+        let stop_all = AtomicBool::new(false);
+        let total = AtomicU64::new(0);
+        let threads = workers.len();
+        let mut workers = workers.into_iter();
+        let Some(main) = workers.next() else {
+            return (Report { best: legal.first().copied(), ponder: None, last: Progress::default() }, Vec::new());
+        };
+        let mut finished: Vec<W> = Vec::with_capacity(threads);
+        let mut merged = Vec::new();
+        let control = self.control;
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = workers
+                .map(|mut h| {
+                    let (stop_all, total) = (&stop_all, &total);
+                    s.spawn(move || {
+                        while !stop_all.load(Ordering::Relaxed) && !control.stopped() {
+                            h.iterate();
+                            total.fetch_add(1, Ordering::Relaxed);
+                        }
+                        h
+                    })
                 })
-            })
-            .collect();
-        let mut limits = Limits::new(go, pos.side_to_move(), cfg.move_overhead, start);
-        let mut last_report = start;
-        let mut reported_depth = 0;
+                .collect();
+            finished.push(self.search(main, &total, legal.len() == 1, reporter));
+            stop_all.store(true, Ordering::Relaxed);
+            finished.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+            merged = if finished[0].shares_tree() {
+                finished[0].with_tree(Tree::root_stats)
+            } else {
+                merge_roots(finished.iter().map(|w| w.with_tree(Tree::root_stats)))
+            };
+        });
+        // Read after the helpers' last iterations.
+        let last = self.progress(&finished[0], total.load(Ordering::Relaxed), Some(&merged));
+        // Hold the answer while pondering or searching infinitely.
+        hold(self.limits, control, &mut || reporter.send(Event::Progress(last.clone())));
+        reporter.send(Event::Progress(last.clone()));
+        let best = choose(&merged).map(|m| m.action).or_else(|| legal.first().copied());
+        let pv = finished[0].with_tree(|t| t.pv(2));
+        let ponder = match (best, pv.as_slice()) {
+            (Some(b), [first, reply]) if *first == b && b.kind() != ActionKind::Flip => Some(*reply),
+            _ => None,
+        };
+        let trees = finished.into_iter().filter_map(SearchWorker::into_tree).collect();
+        (Report { best, ponder, last }, trees)
+    }
+
+    /// The main thread's iterations until a limit is reached or `stop`.
+    fn search<W: SearchWorker>(&self, mut w: W, total: &AtomicU64, single: bool, reporter: &mut Reporter) -> W {
+        let mut stopper = Stopper::new(self.limits, self.pos.side_to_move(), self.cfg.move_overhead, self.start);
         let mut i = 0u64;
-        loop {
-            if control.stopped() {
-                break;
-            }
+        while !self.control.stopped() {
             w.iterate();
             i += 1;
             let nodes = total.fetch_add(1, Ordering::Relaxed) + 1;
-            if !limits.bounded(control) {
-                if i % 1024 == 0 && last_report.elapsed() >= Duration::from_secs(1) {
-                    report(Response::Info(snapshot(&w, nodes, start, &[])));
-                    last_report = Instant::now();
+            if !stopper.bounded(self.control) {
+                if i % UNBOUNDED_CHECK_EVERY == 0 {
+                    reporter.tick(None, || self.progress(&w, nodes, None));
                 }
                 continue;
             }
-            if limits.nodes.is_some_and(|n| nodes >= n) || (single && nodes >= 1) {
+            if stopper.nodes.is_some_and(|n| nodes >= n) || (single && nodes >= 1) {
                 break;
             }
             if w.with_tree(|t| t.nodes[0].proven) != Proven::Unknown {
                 break;
             }
-            if i % 64 != 0 {
+            if i % CHECK_EVERY != 0 {
                 continue;
             }
-            let (stats, pv) = w.with_tree(|t| (t.root_stats(), t.pv(64)));
-            if cfg.best_visits.is_some_and(|v| stats.iter().any(|s| s.1 >= v)) {
+            let (stats, depth) = w.with_tree(|t| (t.root_stats(), t.pv(PV_MAX).len()));
+            if self.limits.best_visits.is_some_and(|v| stats.iter().any(|s| s.visits >= v)) {
                 break;
             }
-            if go.depth.is_some_and(|d| pv.len() as u32 >= d) {
+            if self.limits.depth.is_some_and(|d| depth as u32 >= d) {
                 break;
             }
-            if pv.len() > reported_depth || last_report.elapsed() >= Duration::from_secs(1) {
-                reported_depth = reported_depth.max(pv.len());
-                report(Response::Info(snapshot(&w, nodes, start, &[])));
-                last_report = Instant::now();
-            }
-            if limits.time_up(&stats.iter().map(|s| s.1).collect::<Vec<_>>()) {
+            reporter.tick(Some(depth), || self.progress(&w, nodes, None));
+            if stopper.time_up(&stats.iter().map(|s| s.visits).collect::<Vec<_>>()) {
                 break;
             }
         }
-        stop_all.store(true, Ordering::Relaxed);
-        finished.push(w);
-        for h in helpers {
-            if let Ok(h) = h.join() {
-                finished.push(h);
+        w
+    }
+
+    /// The progress of the main worker `w` (and, at the end, the `merged`
+    /// root statistics of all workers).
+    fn progress<W: SearchWorker>(&self, w: &W, nodes: u64, merged: Option<&[RootStat]>) -> Progress {
+        let (own, mut pv, hashfull) = w.with_tree(|t| {
+            let own = if merged.is_none() { t.root_stats() } else { Vec::new() };
+            (own, t.pv(PV_MAX), t.permille_full())
+        });
+        let best = choose(merged.unwrap_or(&own));
+        if let Some(b) = best {
+            if pv.first() != Some(&b.action) {
+                pv = vec![b.action];
             }
         }
-        // Read after the helpers' last iterations.
-        let nodes = total.load(Ordering::Relaxed);
-        merged = merge_roots(&finished);
-        info = snapshot(&finished[0], nodes, start, &merged);
-    });
-    // Hold the answer while pondering or searching infinitely.
-    wait_for_release(go, control, &info, report);
-    report(Response::Info(info.clone()));
-    let best = choose(&merged).map(|m| m.0).or_else(|| legal.first().copied());
-    let pv = finished.first().map(|w| w.with_tree(|t| t.pv(2))).unwrap_or_default();
-    let ponder = match (best, pv.as_slice()) {
-        (Some(b), [first, reply]) if *first == b && b.kind() != ActionKind::Flip => Some(*reply),
-        _ => None,
-    };
-    let trees = finished.into_iter().filter_map(SearchWorker::into_tree).collect();
-    (SearchResult { best, ponder, info }, trees)
-}
-
-/// The info line for the current state of the main worker (and, at the
-/// end, the merged root statistics of all workers).
-fn snapshot<W: SearchWorker>(w: &W, nodes: u64, start: Instant, merged: &[(Action, u32, f32, Proven)]) -> Info {
-    let ms = start.elapsed().as_millis() as u64;
-    let (own, mut pv, hashfull) = w.with_tree(|t| {
-        let own = if merged.is_empty() { t.root_stats() } else { Vec::new() };
-        (own, t.pv(64), t.permille_full())
-    });
-    let stats = if merged.is_empty() { &own } else { merged };
-    let best = choose(stats);
-    if let Some(b) = best {
-        if pv.first() != Some(&b.0) {
-            pv = vec![b.0];
+        Progress {
+            depth: pv.len() as u32,
+            seldepth: w.seldepth(),
+            nodes,
+            elapsed: self.start.elapsed(),
+            q: best.map_or(0.0, |b| b.q),
+            proven: best.map_or(Proven::Unknown, |b| b.proven),
+            hashfull: Some(hashfull),
+            pv,
         }
     }
-    Info {
-        depth: Some(pv.len() as u32),
-        seldepth: Some(w.seldepth()),
-        nodes: Some(nodes),
-        nps: Some(nodes * 1000 / ms.max(1)),
-        time: Some(ms),
-        score: Some(best.map_or(Score { cp: 0, wdl: Some((500, 0, 500)) }, |b| report_score(b.2, b.3))),
-        hashfull: Some(hashfull),
-        pv,
-    }
 }
 
-fn one_shot_info(choice: Option<Choice>, elapsed: Duration) -> Info {
-    let nodes = choice.map_or(0, |c| c.nodes);
-    let ms = elapsed.as_millis() as u64;
-    let cp = choice.map_or(0.0, |c| c.score).clamp(-10_000.0, 10_000.0);
-    Info {
-        depth: Some(1),
-        seldepth: Some(1),
-        nodes: Some(nodes),
-        nps: Some(nodes * 1000 / ms.max(1)),
-        time: Some(ms),
-        score: Some(Score { cp: cp.round() as i32, wdl: Some(wdl_from_cp(cp)) }),
-        hashfull: None,
-        pv: choice.map(|c| vec![c.action]).unwrap_or_default(),
-    }
-}
-
-/// Holds the answer of an instant player while `go infinite` or `go ponder`
-/// is in force, repeating the info line every second.
-pub(crate) fn wait_for_release(go: &Go, control: &Control, info: &Info, report: &mut dyn FnMut(Response)) {
+/// Holds an answer while `infinite` or `ponder` is in force (until `stop`,
+/// or `ponderhit` when pondering), calling `every_second` each second.
+pub fn hold(limits: &Limits, control: &Control, every_second: &mut dyn FnMut()) {
     let mut last = Instant::now();
     loop {
-        let released = control.stopped() || !(go.infinite || go.ponder && !control.ponder_hit());
+        let released = control.stopped() || !(limits.infinite || limits.ponder && !control.ponder_hit());
         if released {
             return;
         }
         std::thread::sleep(Duration::from_millis(2));
         if last.elapsed() >= Duration::from_secs(1) {
-            report(Response::Info(info.clone()));
+            every_second();
             last = Instant::now();
         }
     }

@@ -1,26 +1,12 @@
-//! The search's constants: PUCT exploration, first-play urgency, the
-//! switches of each technique, and how threads share the work.
+//! The search's tunable constants, each declared once in [`tunables!`]:
+//! its name in the `SearchParams` option, its default for each rule set and
+//! the values it accepts. From that one table come [`Params`], the
+//! overrides of the option ([`ParamOverrides`]) and their parser.
+
+use std::fmt;
+use std::str::FromStr;
 
 use crate::rules::Mode;
-
-/// Tunable constants of the search.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Params {
-    /// Exploration constant of PUCT.
-    pub cpuct: f32,
-    /// First-play urgency: an unvisited action is valued at the parent's
-    /// value minus this.
-    pub fpu_reduction: f32,
-    /// Use the priors (false: uniform priors).
-    pub use_priors: bool,
-    /// Use the solver.
-    pub solver: bool,
-    /// Plies of light playout before the static evaluation at a new leaf.
-    pub playout_plies: u32,
-    /// How several threads search (`flip` and `open`; `classic` always
-    /// searches one tree per thread).
-    pub parallel: Parallel,
-}
 
 /// How several search threads share the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,93 +17,146 @@ pub enum Parallel {
     Tree,
 }
 
-impl Default for Params {
-    fn default() -> Params {
-        Params::for_mode(Mode::Open)
-    }
-}
+impl FromStr for Parallel {
+    type Err = ();
 
-impl Params {
-    /// The constants tuned for a rule set (self-play at 3000 iterations a
-    /// move: in `flip` a lower exploration and no first-play reduction, the
-    /// flips' chance values being noisy; in `open` more exploration). In
-    /// `flip` a 6-ply light playout runs before the static evaluation: at
-    /// equal time (50 ms a move, 200 games) the static-only search scored
-    /// about 41% against it; in `open` playouts changed nothing at equal
-    /// iterations (49.2%), so they are not worth their cost there.
-    pub fn for_mode(mode: Mode) -> Params {
-        let base = Params {
-            cpuct: 2.5,
-            fpu_reduction: 0.3,
-            use_priors: true,
-            solver: true,
-            playout_plies: 0,
-            parallel: Parallel::Root,
-        };
-        match mode {
-            Mode::Flip => Params { cpuct: 1.4, fpu_reduction: 0.0, playout_plies: 6, ..base },
-            Mode::Classic | Mode::Open => base,
+    fn from_str(s: &str) -> Result<Parallel, ()> {
+        match s {
+            "root" => Ok(Parallel::Root),
+            "tree" => Ok(Parallel::Tree),
+            _ => Err(()),
         }
     }
 }
 
-/// Changes to the tuned [`Params`], from the `SearchParams` option: words
-/// `cpuct=<f>`, `fpu=<f>`, `priors=<bool>`, `solver=<bool>`,
-/// `playout=<plies>`, `parallel=root|tree`, separated by spaces (for
-/// measuring what each technique adds).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ParamOverrides {
-    cpuct: Option<f32>,
-    fpu_reduction: Option<f32>,
-    use_priors: Option<bool>,
-    solver: Option<bool>,
-    playout_plies: Option<u32>,
-    parallel: Option<Parallel>,
+/// Why a `SearchParams` value was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ParamError {
+    /// A word that is not `name=value`.
+    NotNameValue(String),
+    /// A name no tunable has.
+    Unknown(String),
+    /// A value the tunable does not accept.
+    BadValue {
+        /// The tunable's name.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What it accepts.
+        expected: &'static str,
+    },
 }
 
-impl ParamOverrides {
-    /// Parses the option's value (empty: no change).
-    ///
-    /// # Errors
-    /// A message naming the word that is not understood.
-    pub fn parse(text: &str) -> Result<ParamOverrides, String> {
-        let mut o = ParamOverrides::default();
-        for word in text.split_whitespace() {
-            let (k, v) = word.split_once('=').ok_or_else(|| format!("'{word}' is not name=value"))?;
-            let bad = || format!("'{word}': bad value");
-            match k {
-                "cpuct" => o.cpuct = Some(v.parse().ok().filter(|x: &f32| x.is_finite() && *x >= 0.0).ok_or_else(bad)?),
-                "fpu" => o.fpu_reduction = Some(v.parse().ok().filter(|x: &f32| x.is_finite()).ok_or_else(bad)?),
-                "priors" => o.use_priors = Some(v.parse().map_err(|_| bad())?),
-                "solver" => o.solver = Some(v.parse().map_err(|_| bad())?),
-                "playout" => o.playout_plies = Some(v.parse().ok().filter(|x| *x <= 200).ok_or_else(bad)?),
-                "parallel" => {
-                    o.parallel = Some(match v {
-                        "root" => Parallel::Root,
-                        "tree" => Parallel::Tree,
-                        _ => return Err(bad()),
-                    });
-                }
-                _ => {
-                    return Err(format!(
-                        "unknown search parameter '{k}' (cpuct, fpu, priors, solver, playout, parallel)"
-                    ));
+/// What was expected instead (the option's error reads "expected ...").
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::NotNameValue(w) => write!(f, "name=value words, not '{w}'"),
+            ParamError::Unknown(k) => write!(f, "one of {}, not '{k}'", ParamOverrides::NAMES.join(", ")),
+            ParamError::BadValue { name, value, expected } => write!(f, "{name}: {expected}, not '{value}'"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// Declares the tunables: for each, the field, its type, its name in
+/// `SearchParams`, its defaults in `flip`, `open` and `classic`, a check of
+/// the values it accepts with their description, and its documentation.
+macro_rules! tunables {
+    ($(
+        $(#[doc = $doc:literal])*
+        $field:ident: $ty:ty, $key:literal,
+        [$flip:expr, $open:expr, $classic:expr],
+        $check:expr, $expected:literal;
+    )*) => {
+        /// Tunable constants of the search.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Params {
+            $($(#[doc = $doc])* pub $field: $ty,)*
+        }
+
+        impl Params {
+            /// The constants tuned for a rule set.
+            pub fn for_mode(mode: Mode) -> Params {
+                match mode {
+                    Mode::Flip => Params { $($field: $flip,)* },
+                    Mode::Open => Params { $($field: $open,)* },
+                    Mode::Classic => Params { $($field: $classic,)* },
                 }
             }
         }
-        Ok(o)
-    }
 
-    /// `p` with the overrides applied.
-    pub fn apply(&self, p: Params) -> Params {
-        Params {
-            cpuct: self.cpuct.unwrap_or(p.cpuct),
-            fpu_reduction: self.fpu_reduction.unwrap_or(p.fpu_reduction),
-            use_priors: self.use_priors.unwrap_or(p.use_priors),
-            solver: self.solver.unwrap_or(p.solver),
-            playout_plies: self.playout_plies.unwrap_or(p.playout_plies),
-            parallel: self.parallel.unwrap_or(p.parallel),
+        /// Changes to the tuned [`Params`], from the `SearchParams` option:
+        /// `name=value` words separated by spaces (for measuring what each
+        /// technique adds).
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        pub struct ParamOverrides {
+            $($(#[doc = $doc])* pub $field: Option<$ty>,)*
         }
+
+        impl ParamOverrides {
+            /// The names the option accepts, in declaration order.
+            pub const NAMES: &[&str] = &[$($key),*];
+
+            /// Parses the option's value (empty: no change).
+            ///
+            /// # Errors
+            /// [`ParamError`] for the first word that is not understood.
+            pub fn parse(text: &str) -> Result<ParamOverrides, ParamError> {
+                let mut o = ParamOverrides::default();
+                for word in text.split_whitespace() {
+                    let (k, v) = word.split_once('=').ok_or_else(|| ParamError::NotNameValue(word.to_owned()))?;
+                    match k {
+                        $($key => {
+                            let check: fn(&$ty) -> bool = $check;
+                            let parsed = v.parse::<$ty>().ok().filter(check);
+                            o.$field = Some(parsed.ok_or_else(|| ParamError::BadValue {
+                                name: $key,
+                                value: v.to_owned(),
+                                expected: $expected,
+                            })?);
+                        })*
+                        _ => return Err(ParamError::Unknown(k.to_owned())),
+                    }
+                }
+                Ok(o)
+            }
+
+            /// `p` with the overrides applied.
+            pub fn apply(&self, p: Params) -> Params {
+                Params { $($field: self.$field.unwrap_or(p.$field),)* }
+            }
+        }
+    };
+}
+
+tunables! {
+    /// Exploration constant of PUCT (self-play at 3000 iterations a move:
+    /// lower in `flip`, the flips' chance values being noisy; higher in
+    /// `open`).
+    cpuct: f32, "cpuct", [1.4, 2.5, 2.5], |x| x.is_finite() && *x >= 0.0, "a number >= 0";
+    /// First-play urgency: an unvisited action is valued at the parent's
+    /// value minus this (none in `flip`).
+    fpu_reduction: f32, "fpu", [0.0, 0.3, 0.3], |x| x.is_finite(), "a number";
+    /// Use the priors (false: uniform priors).
+    use_priors: bool, "priors", [true, true, true], |_| true, "true or false";
+    /// Use the solver.
+    solver: bool, "solver", [true, true, true], |_| true, "true or false";
+    /// Plies of light playout before the static evaluation at a new leaf.
+    /// In `flip` a 6-ply playout: at equal time (50 ms a move, 200 games)
+    /// the static-only search scored about 41% against it; in `open`
+    /// playouts changed nothing at equal iterations (49.2%), so they are
+    /// not worth their cost there.
+    playout_plies: u32, "playout", [6, 0, 0], |x| *x <= 200, "a whole number up to 200";
+    /// How several threads search (`flip` and `open`; `classic` always
+    /// searches one tree per thread).
+    parallel: Parallel, "parallel", [Parallel::Root, Parallel::Root, Parallel::Root], |_| true, "root or tree";
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params::for_mode(Mode::Open)
     }
 }
 
@@ -135,8 +174,27 @@ mod tests {
             (p.solver, p.fpu_reduction, p.playout_plies),
             (tuned.solver, tuned.fpu_reduction, tuned.playout_plies)
         );
-        for bad in ["cpuct", "cpuct=x", "cpuct=-1", "solver=maybe", "depth=3", "playout=999"] {
+        for bad in ["cpuct", "cpuct=x", "cpuct=-1", "solver=maybe", "depth=3", "playout=999", "parallel=both"] {
             assert!(ParamOverrides::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn every_tunable_can_be_set_by_its_name() {
+        for name in ParamOverrides::NAMES {
+            let value = match *name {
+                "priors" | "solver" => "false",
+                "parallel" => "tree",
+                _ => "3",
+            };
+            let o = ParamOverrides::parse(&format!("{name}={value}")).expect(name);
+            assert_ne!(o, ParamOverrides::default(), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_error_names_the_parameter_and_what_it_accepts() {
+        let e = ParamOverrides::parse("cpuct=abc").unwrap_err().to_string();
+        assert_eq!(e, "cpuct: a number >= 0, not 'abc'");
     }
 }

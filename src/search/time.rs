@@ -1,11 +1,47 @@
-//! Time management: how long a search may run, from `go`'s limits and
+//! Time management: how long a search may run, from its limits and
 //! clocks and the `MoveOverhead` option.
 
 use std::time::{Duration, Instant};
 
 use super::Control;
 use crate::piece::Colour;
-use crate::protocol::Go;
+
+/// What bounds a search (the engine reads them from `go`): time, clocks,
+/// iterations, depth, or nothing until stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Limits {
+    /// Search exactly this long, milliseconds.
+    pub movetime: Option<u64>,
+    /// Each side's clock, milliseconds (indexed by [`Colour::index`]).
+    pub time: [Option<u64>; 2],
+    /// Each side's increment per move, milliseconds.
+    pub inc: [Option<u64>; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Stop after this many iterations.
+    pub nodes: Option<u64>,
+    /// Stop when the principal variation reaches this many plies.
+    pub depth: Option<u32>,
+    /// Stop once the most visited root action has this many visits (the
+    /// bench's limit: the iterations it takes depend on search behaviour).
+    pub best_visits: Option<u32>,
+    /// Search until stopped.
+    pub infinite: bool,
+    /// Search in the opponent's time until the pondered move is played.
+    pub ponder: bool,
+}
+
+impl Limits {
+    /// Stop after `n` iterations.
+    pub fn nodes(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+
+    /// Stop after `ms` milliseconds.
+    pub fn movetime(ms: u64) -> Limits {
+        Limits { movetime: Some(ms), ..Limits::default() }
+    }
+}
 
 /// When a search should stop on its own.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -19,6 +55,13 @@ pub struct Budget {
 
 /// Moves assumed left in the game when `movestogo` is not given.
 pub const DEFAULT_MOVES_LEFT: u64 = 30;
+/// The share of the increment a move plans to spend (numerator, denominator).
+const INC_SPENT: (u64, u64) = (3, 4);
+/// One move may take at most the clock divided by this (unless it is the
+/// last before the control).
+const CLOCK_SHARE_MAX: u64 = 3;
+/// The hard limit as a multiple of the soft one.
+const HARD_OVER_SOFT: u64 = 3;
 
 impl Budget {
     /// No time limit (node or depth limits, `infinite`).
@@ -26,7 +69,7 @@ impl Budget {
 
     /// The budget for the side `mover` (`None` before the first flip of a
     /// flip game: the first player's clock is Red's).
-    pub fn from_go(go: &Go, mover: Option<Colour>, overhead_ms: u64) -> Budget {
+    pub fn new(go: &Limits, mover: Option<Colour>, overhead_ms: u64) -> Budget {
         if go.infinite {
             return Budget::UNLIMITED;
         }
@@ -34,10 +77,8 @@ impl Budget {
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
             return Budget { soft: Some(t), hard: Some(t) };
         }
-        let (time, inc) = match mover.unwrap_or(Colour::Red) {
-            Colour::Red => (go.rtime, go.rinc),
-            Colour::Blue => (go.btime, go.binc),
-        };
+        let side = mover.unwrap_or(Colour::Red).index();
+        let (time, inc) = (go.time[side], go.inc[side]);
         let Some(time) = time else {
             return Budget::UNLIMITED;
         };
@@ -47,16 +88,24 @@ impl Budget {
         // Spend a share of what is left plus most of the increment; never
         // more than a third of the clock on one move (all of it if this is
         // the last move before the control).
-        let soft = (left / moves + inc * 3 / 4).min(left);
-        let cap = if moves == 1 { left } else { left / 3 };
-        let hard = (soft * 3).min(cap.max(soft)).max(1);
+        let soft = (left / moves + inc * INC_SPENT.0 / INC_SPENT.1).min(left);
+        let cap = if moves == 1 { left } else { left / CLOCK_SHARE_MAX };
+        let hard = (soft * HARD_OVER_SOFT).min(cap.max(soft)).max(1);
         Budget { soft: Some(Duration::from_millis(soft.max(1))), hard: Some(Duration::from_millis(hard)) }
     }
 }
 
+/// Stop between the soft and hard limits once the best action leads the
+/// second by this factor in visits.
+const STABLE_LEAD: f64 = 1.3;
+/// Never run past this multiple of the soft limit.
+const SOFT_OVERRUN: f64 = 2.0;
+/// No early stop before this share of the soft limit has passed.
+const EARLIEST_STOP: f64 = 0.05;
+
 /// The stopping rules of one search.
 #[derive(Debug)]
-pub struct Limits {
+pub struct Stopper {
     /// Stop after this many iterations.
     pub nodes: Option<u64>,
     budget: Budget,
@@ -65,12 +114,12 @@ pub struct Limits {
     ponder: bool,
 }
 
-impl Limits {
-    /// The limits of `go` for `mover`, the clock starting at `start`.
-    pub fn new(go: &Go, mover: Option<Colour>, overhead_ms: u64, start: Instant) -> Limits {
-        Limits {
+impl Stopper {
+    /// The stopping rules of `go` for `mover`, the clock starting at `start`.
+    pub fn new(go: &Limits, mover: Option<Colour>, overhead_ms: u64, start: Instant) -> Stopper {
+        Stopper {
             nodes: go.nodes,
-            budget: Budget::from_go(go, mover, overhead_ms),
+            budget: Budget::new(go, mover, overhead_ms),
             start,
             unbounded: go.infinite,
             ponder: go.ponder,
@@ -118,10 +167,10 @@ impl Limits {
         let (first, second) = (f64::from(first), f64::from(second));
         let total: f64 = visits.iter().map(|&v| f64::from(v)).sum::<f64>().max(1.0);
         if elapsed >= soft {
-            return first >= 1.3 * second || elapsed >= soft.mul_f64(2.0);
+            return first >= STABLE_LEAD * second || elapsed >= soft.mul_f64(SOFT_OVERRUN);
         }
         let e = elapsed.as_secs_f64();
         let left = total / e.max(1e-3) * (soft.as_secs_f64() - e);
-        e > 0.05 * soft.as_secs_f64() && first - second > left
+        e > EARLIEST_STOP * soft.as_secs_f64() && first - second > left
     }
 }

@@ -12,10 +12,11 @@ pub const NONE: u32 = u32::MAX;
 
 /// A game-theoretic value proven by the solver, from the point of view of
 /// the player who moved into the node.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[repr(u8)]
 pub enum Proven {
     /// Not proven.
+    #[default]
     Unknown,
     /// The mover wins with best play.
     Win,
@@ -44,6 +45,20 @@ impl Proven {
             Proven::Draw => Some(0.0),
         }
     }
+}
+
+/// One root action's statistics: visits, mean value for the side to move,
+/// and its proven result for the side to move.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct RootStat {
+    /// The action.
+    pub action: Action,
+    /// Iterations through it.
+    pub visits: u32,
+    /// Mean result for the side to move, in [-1, 1].
+    pub q: f32,
+    /// Its proven result for the side to move.
+    pub proven: Proven,
 }
 
 /// A node: statistics from the point of view of the player who moved into it.
@@ -360,19 +375,19 @@ impl Tree {
 
     /// The root's actions with their visits, mean values for the side to
     /// move, and proven results (for the side to move).
-    pub fn root_stats(&self) -> Vec<(Action, u32, f32, Proven)> {
+    pub fn root_stats(&self) -> Vec<RootStat> {
         if !self.nodes[0].expanded {
             return Vec::new();
         }
         self.edges_of(0)
             .iter()
             .map(|e| {
-                let a = label_action(e.label);
+                let action = label_action(e.label);
                 match e.child {
-                    NONE => (a, 0, 0.0, Proven::Unknown),
+                    NONE => RootStat { action, visits: 0, q: 0.0, proven: Proven::Unknown },
                     c => {
                         let n = &self.nodes[c as usize];
-                        (a, n.visits, n.q(), n.proven)
+                        RootStat { action, visits: n.visits, q: n.q(), proven: n.proven }
                     }
                 }
             })

@@ -1,0 +1,162 @@
+//! What a search tells: its progress while it runs (throttled here, in one
+//! place), the belief it reports in `classic`, and its answer. These are the
+//! search's own types; the engine turns them into protocol lines.
+
+use std::time::{Duration, Instant};
+
+use super::evaluate::SCALE;
+use super::tree::{Proven, RootStat};
+use crate::action::Action;
+use crate::board::Point;
+use crate::piece::NUM_KINDS;
+
+/// At most one progress report a second when the depth has not grown.
+const INTERVAL: Duration = Duration::from_secs(1);
+/// Values are clamped this far inside ±1 before the inverse squashing.
+const Q_LIMIT: f32 = 0.999;
+/// The score of a proven win, in centipawns.
+pub const PROVEN_CP: i32 = 10_000;
+
+/// The state of a search.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Progress {
+    /// Length of the principal variation.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Iterations so far.
+    pub nodes: u64,
+    /// Time since the search was asked for.
+    pub elapsed: Duration,
+    /// The best action's mean value for the side to move, in [-1, 1].
+    pub q: f32,
+    /// The best action's proven result for the side to move.
+    pub proven: Proven,
+    /// Per mille of the memory cap in use, for searches with a tree.
+    pub hashfull: Option<u32>,
+    /// The principal variation.
+    pub pv: Vec<Action>,
+}
+
+impl Progress {
+    /// Iterations per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / (self.elapsed.as_millis() as u64).max(1)
+    }
+
+    /// The score in centipawns: `SCALE * atanh(q)`, the inverse of the
+    /// evaluation's squashing; ±[`PROVEN_CP`] when proven.
+    pub fn centipawns(&self) -> i32 {
+        match self.proven {
+            Proven::Win => PROVEN_CP,
+            Proven::Loss => -PROVEN_CP,
+            Proven::Draw => 0,
+            Proven::Unknown => (SCALE * self.q.clamp(-Q_LIMIT, Q_LIMIT).atanh()).round() as i32,
+        }
+    }
+
+    /// Win, draw and loss per mille for the side to move (`q` split between
+    /// win and loss; exact when proven).
+    pub fn wdl(&self) -> (u32, u32, u32) {
+        match self.proven {
+            Proven::Win => (1000, 0, 0),
+            Proven::Loss => (0, 0, 1000),
+            Proven::Draw => (0, 1000, 0),
+            Proven::Unknown => {
+                let w = ((1.0 + self.q.clamp(-Q_LIMIT, Q_LIMIT)) * 500.0).round() as u32;
+                (w, 0, 1000 - w)
+            }
+        }
+    }
+}
+
+/// What a search reports while it runs.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Event {
+    /// How far it has come.
+    Progress(Progress),
+    /// In `classic`, the probability of each kind for the enemy piece at a
+    /// point (reported before the answer when asked for).
+    Belief(Point, [f32; NUM_KINDS]),
+}
+
+/// A search's answer.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Report {
+    /// The chosen action, `None` when there is no legal action.
+    pub best: Option<Action>,
+    /// The expected reply, if the search has one.
+    pub ponder: Option<Action>,
+    /// The last progress reported.
+    pub last: Progress,
+}
+
+/// Throttles progress reports: one when the principal variation grows, else
+/// at most one a second.
+pub(super) struct Reporter<'a> {
+    sink: &'a mut dyn FnMut(Event),
+    last: Instant,
+    depth: usize,
+}
+
+impl<'a> Reporter<'a> {
+    /// A reporter whose first interval starts at `start`.
+    pub(super) fn new(sink: &'a mut dyn FnMut(Event), start: Instant) -> Reporter<'a> {
+        Reporter { sink, last: start, depth: 0 }
+    }
+
+    /// Reports `progress()` if due: `depth` (a principal variation's length)
+    /// is deeper than any reported, or a second has passed. `None` for
+    /// `depth`: only the second counts.
+    pub(super) fn tick(&mut self, depth: Option<usize>, progress: impl FnOnce() -> Progress) {
+        let deeper = depth.is_some_and(|d| d > self.depth);
+        if deeper || self.last.elapsed() >= INTERVAL {
+            if let Some(d) = depth {
+                self.depth = self.depth.max(d);
+            }
+            self.send(Event::Progress(progress()));
+            self.last = Instant::now();
+        }
+    }
+
+    /// Reports `event` now.
+    pub(super) fn send(&mut self, event: Event) {
+        (self.sink)(event);
+    }
+}
+
+/// Combines the root statistics of several trees: per action, the visits
+/// added, the mean value weighted by visits, the first proven result.
+pub fn merge_roots(roots: impl IntoIterator<Item = Vec<RootStat>>) -> Vec<RootStat> {
+    let mut merged: Vec<RootStat> = Vec::new();
+    for stats in roots {
+        for s in stats {
+            match merged.iter_mut().find(|m| m.action == s.action) {
+                Some(m) => {
+                    let total = m.visits + s.visits;
+                    if total > 0 {
+                        m.q = (m.q * m.visits as f32 + s.q * s.visits as f32) / total as f32;
+                    }
+                    m.visits = total;
+                    if m.proven == Proven::Unknown {
+                        m.proven = s.proven;
+                    }
+                }
+                None => merged.push(s),
+            }
+        }
+    }
+    merged
+}
+
+/// The action to play from root statistics: a proven win, else the most
+/// visited action not proven lost (ties by value).
+pub fn choose(stats: &[RootStat]) -> Option<RootStat> {
+    let win = stats.iter().filter(|s| s.proven == Proven::Win).max_by_key(|s| s.visits);
+    if let Some(w) = win {
+        return Some(*w);
+    }
+    // Values compared in millionths, so that `max_by_key` sees a total order.
+    let key = |s: &&RootStat| (s.proven != Proven::Loss, s.visits, (s.q * 1e6) as i64);
+    stats.iter().max_by_key(key).copied()
+}
