@@ -81,6 +81,13 @@ impl Action {
         self.0
     }
 
+    /// Unpacks a value known to come from [`Action::to_u16`] (the search
+    /// tree's edge labels), unchecked.
+    #[inline]
+    pub(crate) const fn from_u16_trusted(v: u16) -> Action {
+        Action(v)
+    }
+
     /// Unpacks a value made by [`Action::to_u16`]; `None` if it is not one.
     pub const fn from_u16(v: u16) -> Option<Action> {
         let from = (v & 63) as usize;

@@ -11,7 +11,7 @@ use luzhanqi::piece::{Colour, Kind, Piece};
 use luzhanqi::random::{rng, seeded_position};
 use luzhanqi::search::mcts::Worker;
 use luzhanqi::search::params::Params;
-use luzhanqi::search::tree::{Proven, Tree, label_piece};
+use luzhanqi::search::tree::{Proven, Tree};
 use luzhanqi::search::{Control, Event, Limits, SearchConfig, Searcher};
 use luzhanqi::{ActionKind, Position, Rules};
 
@@ -34,7 +34,7 @@ fn chance_nodes_are_weighted_by_pool_counts() {
     let tree = &w.tree;
     let mut checked = 0;
     for e in tree.edges_of(0) {
-        let a = luzhanqi::search::tree::label_action(e.label);
+        let a = e.as_action();
         if a.kind() != ActionKind::Flip || e.child == u32::MAX {
             continue;
         }
@@ -43,7 +43,7 @@ fn chance_nodes_are_weighted_by_pool_counts() {
         let outcomes = tree.edges_of(e.child);
         assert_eq!(outcomes.len() as u32, pos.pool_distinct());
         for o in outcomes {
-            let p = label_piece(o.label);
+            let p = o.as_piece();
             let expected = f32::from(pos.pool_count(p.colour, p.kind.expect("known"))) / total;
             // Priors are stored to 1/65535; sampling uses the exact counts.
             assert!((o.prior() - expected).abs() < 2e-5, "{p}: {} vs {expected}", o.prior());
@@ -143,7 +143,7 @@ fn solver_finds_a_forced_flag_capture_in_two() {
     // The proof ends the search long before the node limit.
     assert!(r.last.nodes < 200_000);
     let tree = &s.trees()[0];
-    let best = tree.edges_of(0).iter().find(|e| luzhanqi::search::tree::label_action(e.label).to_string() == "b10-b11");
+    let best = tree.edges_of(0).iter().find(|e| e.as_action().to_string() == "b10-b11");
     let child = best.map(|e| tree.nodes[e.child as usize].proven);
     assert_eq!(child, Some(Proven::Win));
 }
@@ -300,7 +300,7 @@ fn shape(t: &Tree) -> Vec<String> {
             node.terminal,
             node.proven,
             node.pending,
-            edges.iter().map(|e| (e.label, e.prior().to_bits(), e.child != u32::MAX)).collect::<Vec<_>>()
+            edges.iter().map(|e| (e.label(), e.prior().to_bits(), e.child != u32::MAX)).collect::<Vec<_>>()
         ));
         stack.extend(edges.iter().rev().filter(|e| e.child != u32::MAX).map(|e| e.child));
     }
@@ -427,13 +427,13 @@ fn ismcts_selects_only_actions_legal_in_the_sampled_world() {
         }
         blue_nodes += 1;
         for be in tree.edges_of(e.child) {
-            let a = luzhanqi::search::tree::label_action(be.label);
+            let a = be.as_action();
             if a.from() == a11 {
                 assert_eq!(be.child, u32::MAX, "the landmine moved: {a}");
             }
         }
         // The view offers the mine's moves: they exist as edges.
-        assert!(tree.edges_of(e.child).iter().any(|be| luzhanqi::search::tree::label_action(be.label).from() == a11));
+        assert!(tree.edges_of(e.child).iter().any(|be| be.as_action().from() == a11));
     }
     assert!(blue_nodes > 3);
 }

@@ -17,7 +17,7 @@ use super::SearchWorker;
 use super::leaf::{LeafEval, for_red};
 use super::params::Params;
 use super::priors;
-use super::tree::{Edge, NONE, Node, Proven, Tree, label_action};
+use super::tree::{Edge, NONE, Node, Proven, Tree};
 use crate::action::Action;
 use crate::piece::Colour;
 use crate::position::Position;
@@ -160,7 +160,7 @@ impl Core {
             return false;
         }
         priors::for_node(pos, &self.actions, self.params.use_priors, &mut self.scratch, &mut self.priors);
-        let edges = self.actions.iter().zip(&self.priors).map(|(a, &prior)| Edge::new(a.to_u16(), prior));
+        let edges = self.actions.iter().zip(&self.priors).map(|(a, &prior)| Edge::action(*a, prior));
         tree.set_edges(node, edges);
         true
     }
@@ -240,7 +240,7 @@ impl Core {
                     Pick::Stop(r) => break r,
                 };
                 let slot = tree.nodes[node as usize].first_edge as usize + i;
-                (i, side, walk.play(label_action(tree.edges[slot].label)))
+                (i, side, walk.play(tree.edges[slot].as_action()))
             };
             let slot = tree.nodes[node as usize].first_edge as usize + i;
             node = tree.edges[slot].child;

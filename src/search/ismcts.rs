@@ -115,7 +115,7 @@ impl Walk for Hidden {
             if tree.would_overflow(0, usize::from(VERDICTS)) {
                 return None;
             }
-            tree.set_edges(node, (0..VERDICTS).map(|l| Edge::new(l, 1.0 / f32::from(VERDICTS))));
+            tree.set_edges(node, (0..VERDICTS).map(|l| Edge::verdict(l, 1.0 / f32::from(VERDICTS))));
         }
         // The outcome node's mover is the attacker's.
         Some((usize::from(self.verdict), core.path.last().and_then(|s| s.mover)))
@@ -130,7 +130,7 @@ impl Walk for Hidden {
         let avail = &mut self.avail;
         let edges = tree.edges_of(node);
         let picked = core.select(tree, node, false, |i| {
-            legal.contains(super::tree::label_action(edges[i].label)).then(|| {
+            legal.contains(edges[i].as_action()).then(|| {
                 avail[first + i] += 1;
                 (avail[first + i] as f32).sqrt()
             })

@@ -14,7 +14,7 @@ use rand::RngExt;
 
 use super::core::{Core, Pick, Reached, Step, Terminal, TreeHolder, Walk, parent_sqrt};
 use super::params::Params;
-use super::tree::{Edge, Tree, label_piece, piece_label};
+use super::tree::{Edge, Tree};
 use crate::action::{Action, ActionKind};
 use crate::board::Point;
 use crate::piece::{Colour, Kind, Piece};
@@ -57,7 +57,7 @@ fn expand_chance(tree: &mut Tree, node: u32, pos: &Position) -> bool {
         for k in Kind::ALL {
             let n = pos.pool_count(c, k);
             if n > 0 {
-                edges.push(Edge::new(piece_label(Piece::new(c, k)), f32::from(n) / total));
+                edges.push(Edge::piece(Piece::new(c, k), f32::from(n) / total));
             }
         }
     }
@@ -72,7 +72,7 @@ fn sample_chance(rng: &mut Rng, tree: &Tree, node: u32, pos: &Position) -> usize
     let total: u32 = pos.pool().iter().flatten().map(|&n| u32::from(n)).sum();
     let mut r = rng.random_range(0..total.max(1));
     for (i, e) in edges.iter().enumerate() {
-        let p = label_piece(e.label);
+        let p = e.as_piece();
         let n = p.kind.map_or(0, |k| u32::from(pos.pool_count(p.colour, k)));
         if r < n {
             return i;
@@ -107,7 +107,7 @@ impl Walk for Public {
             return None;
         }
         let i = sample_chance(&mut core.rng, tree, node, &self.pos);
-        let pc = label_piece(tree.edges_of(node)[i].label);
+        let pc = tree.edges_of(node)[i].as_piece();
         self.pos.play_flip(at, pc);
         self.pending_flip = None;
         // Before the first flip the flipper's colour is what it shows.

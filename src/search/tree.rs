@@ -4,7 +4,7 @@
 //! weighted by its count in the face-down pool.
 
 use crate::action::Action;
-use crate::piece::{Colour, Kind, Piece};
+use crate::piece::{Colour, Kind, NUM_KINDS, Piece};
 use crate::position::Position;
 
 /// "No node".
@@ -116,23 +116,59 @@ impl Node {
     }
 }
 
-/// An edge: an action (decision nodes) or a shown identity (chance nodes).
+/// An edge: an action (decision nodes), a shown identity (the chance
+/// nodes of flips) or a referee's verdict (the outcome nodes of attacks).
 /// Eight bytes: the statistics live in the child node, created on the
 /// edge's first visit, so that the many edges never visited (flips in the
-/// opening) cost little memory.
+/// opening) cost little memory. The label is written only by the typed
+/// constructors, so each reader finds the kind it expects.
 #[derive(Clone, Copy, Debug)]
 pub struct Edge {
-    /// `Action::to_u16`, or a piece code for chance edges.
-    pub label: u16,
+    label: u16,
     prior: u16,
     /// The child node, or [`NONE`].
     pub child: u32,
 }
 
 impl Edge {
-    /// A fresh edge with prior probability `prior` (stored to 1/65535).
-    pub fn new(label: u16, prior: f32) -> Edge {
+    fn new(label: u16, prior: f32) -> Edge {
         Edge { label, prior: (prior.clamp(0.0, 1.0) * 65535.0).round() as u16, child: NONE }
+    }
+
+    /// A decision edge for `action`, with prior probability `prior` (stored
+    /// to 1/65535).
+    pub fn action(action: Action, prior: f32) -> Edge {
+        Edge::new(action.to_u16(), prior)
+    }
+
+    /// A chance edge for a flip showing `piece` (of known kind).
+    pub fn piece(piece: Piece, prior: f32) -> Edge {
+        Edge::new((piece.colour.index() * NUM_KINDS + piece.kind.map_or(0, Kind::index)) as u16, prior)
+    }
+
+    /// An outcome edge for verdict number `verdict`.
+    pub fn verdict(verdict: u16, prior: f32) -> Edge {
+        Edge::new(verdict, prior)
+    }
+
+    /// The action of a decision edge.
+    #[inline]
+    pub fn as_action(&self) -> Action {
+        debug_assert!(Action::from_u16(self.label).is_some(), "edge label {} is not an action", self.label);
+        Action::from_u16_trusted(self.label)
+    }
+
+    /// The identity shown by a chance edge of a flip.
+    #[inline]
+    pub fn as_piece(&self) -> Piece {
+        let l = usize::from(self.label);
+        Piece::new(Colour::from_index(l / NUM_KINDS), Kind::ALL[l % NUM_KINDS])
+    }
+
+    /// The raw label (for comparing trees edge by edge).
+    #[inline]
+    pub fn label(&self) -> u16 {
+        self.label
     }
 
     /// The prior probability.
@@ -140,25 +176,6 @@ impl Edge {
     pub fn prior(&self) -> f32 {
         f32::from(self.prior) * (1.0 / 65535.0)
     }
-}
-
-/// Encodes a piece of known kind as a chance-edge label.
-#[inline]
-pub fn piece_label(p: Piece) -> u16 {
-    (p.colour.index() * 12 + p.kind.map_or(0, Kind::index)) as u16
-}
-
-/// Decodes a chance-edge label.
-#[inline]
-pub fn label_piece(l: u16) -> Piece {
-    let kind = Kind::from_index(usize::from(l % 12)).unwrap_or(Kind::Engineer);
-    Piece::new(Colour::from_index(usize::from(l / 12)), kind)
-}
-
-/// Decodes a decision-edge label.
-#[inline]
-pub fn label_action(l: u16) -> Action {
-    Action::from_u16(l).unwrap_or(Action::flip(crate::board::Point::from_index_unchecked(0)))
 }
 
 /// The tree.
@@ -208,9 +225,9 @@ impl Tree {
             let mut child = pos.clone();
             let mut next_flip = None;
             if let Some(at) = flip {
-                child.play_flip(at, label_piece(e.label));
+                child.play_flip(at, e.as_piece());
             } else {
-                let a = label_action(e.label);
+                let a = e.as_action();
                 if a.kind() == crate::action::ActionKind::Flip {
                     next_flip = Some(a.from());
                 } else {
@@ -382,7 +399,7 @@ impl Tree {
         self.edges_of(0)
             .iter()
             .map(|e| {
-                let action = label_action(e.label);
+                let action = e.as_action();
                 match e.child {
                     NONE => RootStat { action, visits: 0, q: 0.0, proven: Proven::Unknown },
                     c => {
@@ -411,7 +428,7 @@ impl Tree {
                 .max_by_key(|e| self.nodes[e.child as usize].visits);
             let Some(e) = best else { break };
             if !n.chance {
-                pv.push(label_action(e.label));
+                pv.push(e.as_action());
             }
             node = e.child;
         }
