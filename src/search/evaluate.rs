@@ -16,6 +16,18 @@ pub const SCALE: f32 = 600.0;
 const OWN_THREAT: f32 = 0.6;
 /// Share of the opponent's best immediate gain held against the side to move.
 const THEIR_THREAT: f32 = 0.25;
+/// Where only engineers take flags: the cost of having none left, and the
+/// worth of the last one.
+const NO_ENGINEER: f32 = 400.0;
+const LAST_ENGINEER: f32 = 150.0;
+/// What a bomb loses once the enemy's Marshal and Generals are gone.
+const BOMB_WITHOUT_TARGET: f32 = 200.0;
+/// How fast the piece count takes over towards a flip quiet limit, and how
+/// steeply it counts (per piece of difference).
+const QUIET_COUNT_POWER: i32 = 4;
+const PIECE_COUNT_SLOPE: f32 = 2.0;
+/// How fast an edge fades towards a drawing quiet limit.
+const QUIET_FADE_POWER: i32 = 2;
 
 /// Value of the side's remaining material in centipawns.
 fn material(pos: &Position, c: Colour) -> f32 {
@@ -50,16 +62,16 @@ fn material(pos: &Position, c: Colour) -> f32 {
     let engineers = alive(Kind::Engineer);
     if rules.flag_needs_engineer {
         if engineers == 0.0 {
-            m -= 400.0;
+            m -= NO_ENGINEER;
         } else if engineers == 1.0 {
-            m += 150.0;
+            m += LAST_ENGINEER;
         }
     }
     // Bombs are worth most while the enemy's Marshal or General lives.
     let big_enemy = ARMY[Kind::Marshal.index()] > pos.removed_count(them, Some(Kind::Marshal))
         || ARMY[Kind::General.index()] > pos.removed_count(them, Some(Kind::General));
     if !big_enemy {
-        m -= alive(Kind::Bomb) * 200.0;
+        m -= alive(Kind::Bomb) * BOMB_WITHOUT_TARGET;
     }
     m
 }
@@ -90,15 +102,15 @@ pub fn evaluate(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>) -
     let rules = pos.rules();
     if rules.quiet_limit > 0 && rules.mode == Mode::Flip && rules.quiet_result == QuietResult::MorePieces {
         // Near the quiet limit the piece count decides.
-        let a = (f32::from(pos.quiet()) / f32::from(rules.quiet_limit)).powi(4);
+        let a = (f32::from(pos.quiet()) / f32::from(rules.quiet_limit)).powi(QUIET_COUNT_POWER);
         let count = f32::from(pos.on_board(us)) - f32::from(pos.on_board(them));
-        score = (1.0 - a) * score + a * (count * 2.0).tanh();
+        score = (1.0 - a) * score + a * (count * PIECE_COUNT_SLOPE).tanh();
     }
     if rules.quiet_limit > 0 && rules.mode == Mode::Classic && rules.quiet_result == QuietResult::Draw {
         // The quiet limit draws: an edge is worth less the nearer it comes,
         // so the side ahead presses for a capture and the side behind
         // stalls.
-        let a = (f32::from(pos.quiet()) / f32::from(rules.quiet_limit)).powi(2);
+        let a = (f32::from(pos.quiet()) / f32::from(rules.quiet_limit)).powi(QUIET_FADE_POWER);
         score *= 1.0 - a;
     }
     score

@@ -150,7 +150,10 @@ impl Walk for Hidden {
             self.view.play_known(a, None);
             return false;
         }
-        let outcome = self.world.attack_outcome(a.from(), a.to()).unwrap_or(Outcome::DefenderWins);
+        // Every piece of a world has a kind, so every legal attack has an outcome.
+        let outcome = self.world.attack_outcome(a.from(), a.to());
+        debug_assert!(outcome.is_some(), "attack {a} without an outcome in a world");
+        let outcome = outcome.unwrap_or(Outcome::DefenderWins);
         let flag = self.world.kind_at(a.to()) == Some(Kind::Flag) && outcome == Outcome::AttackerWins;
         let loser = flag.then(|| self.world.cell(a.to()).piece()).flatten();
         self.verdict = if flag { FLAG_TAKEN } else { outcome as u16 };

@@ -10,6 +10,22 @@ use crate::position::Position;
 
 /// Softmax temperature over the heuristic scores.
 const TEMPERATURE: f32 = 1.0;
+/// An attack expected to gain at least half the game (a flag) is decisive,
+/// and scores this much.
+const DECISIVE_GAIN: f32 = WIN * 0.5;
+const DECISIVE_ATTACK: f32 = 8.0;
+/// Centipawns of expected gain per unit of an attack's score, and the
+/// range of that score.
+const GAIN_PER_UNIT: f32 = 150.0;
+const ATTACK_RANGE: (f32, f32) = (-3.0, 4.0);
+/// What an escaping piece's value is divided by, and the largest score of
+/// an escape (a piece of unknown kind counts as this much).
+const ESCAPE_PER_UNIT: f32 = 300.0;
+const ESCAPE_MAX: f32 = 2.0;
+const UNKNOWN_PIECE_VALUE: f32 = 100.0;
+/// A flip's penalty per centipawn of our pieces next to it, and its largest.
+const FLIP_EXPOSED_PER_UNIT: f32 = 1500.0;
+const FLIP_PENALTY_MAX: f32 = 1.5;
 
 /// Heuristic scores in "logit" units, one per action, into `out`.
 pub fn scores(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, out: &mut Vec<f32>) {
@@ -33,12 +49,16 @@ pub fn scores(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, out
         let h = match a.kind() {
             ActionKind::Attack => {
                 let g = forecast_attack(pos, a.from(), a.to()).expected_gain();
-                if g >= WIN * 0.5 { 8.0 } else { (g / 150.0).clamp(-3.0, 4.0) }
+                if g >= DECISIVE_GAIN {
+                    DECISIVE_ATTACK
+                } else {
+                    (g / GAIN_PER_UNIT).clamp(ATTACK_RANGE.0, ATTACK_RANGE.1)
+                }
             }
             ActionKind::Move => {
                 if threatened.contains(a.from()) {
-                    let v = pos.kind_at(a.from()).map_or(100.0, value);
-                    (v / 300.0).min(2.0)
+                    let v = pos.kind_at(a.from()).map_or(UNKNOWN_PIECE_VALUE, value);
+                    (v / ESCAPE_PER_UNIT).min(ESCAPE_MAX)
                 } else {
                     0.0
                 }
@@ -47,7 +67,7 @@ pub fn scores(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, out
                 // A flip next to our strong pieces may show an enemy that beats them.
                 let near = ADJACENT[a.from().index()] & ours;
                 let exposed: f32 = near.into_iter().filter_map(|p| pos.kind_at(p)).map(value).sum();
-                -(exposed / 1500.0).min(1.5)
+                -(exposed / FLIP_EXPOSED_PER_UNIT).min(FLIP_PENALTY_MAX)
             }
         };
         out.push(h / TEMPERATURE);
