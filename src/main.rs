@@ -81,7 +81,8 @@ fn bench_command(what: &str) -> Result<(), String> {
             ("flip opening", Position::flip_start(luzhanqi::Rules::FLIP)),
             ("flip ply 60", seeded_position(luzhanqi::Rules::FLIP, 7, 60)),
             ("open ply 40", seeded_position(luzhanqi::Rules::OPEN, 7, 40)),
-        ];
+        ]
+        .map(|(name, pos)| (name, luzhanqi::position::View::told(pos)));
         use luzhanqi::search::bench::speed;
         use luzhanqi::search::params::Parallel;
         for (name, pos) in positions {

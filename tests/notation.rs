@@ -7,7 +7,7 @@ use luzhanqi::notation::{
 };
 use luzhanqi::position::PositionError;
 use luzhanqi::random::{random_start, random_step, rng};
-use luzhanqi::{Action, Bitboard, Colour, Deployment, Kind, Outcome, Piece, Point, Position, Rules, Token};
+use luzhanqi::{Action, Colour, Deployment, Kind, Outcome, Piece, Point, Position, Rules, Token};
 use rand::RngExt;
 
 const FLIP_START: &str = "?????/?????/?1?1?/??1??/?1?1?/?????/?????/?1?1?/??1??/?1?1?/?????/????? - 0 0 -";
@@ -101,13 +101,7 @@ fn views(pos: &Position) -> Vec<Position> {
     let mut v = vec![pos.clone()];
     if pos.rules().mode == luzhanqi::Mode::Classic {
         for c in Colour::BOTH {
-            let mut view = pos.hide_enemy(c, Bitboard::EMPTY);
-            for k in Kind::ALL {
-                for _ in 0..view.removed_count(c.opposite(), Some(k)) {
-                    view.forget_removed(Piece::new(c.opposite(), k));
-                }
-            }
-            v.push(view);
+            v.push(pos.view_for(c).position().clone());
         }
     }
     v

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use common::sparse;
 use luzhanqi::piece::{Colour, Kind, Piece};
+use luzhanqi::position::View;
 use luzhanqi::random::{rng, seeded_position};
 use luzhanqi::search::mcts::Worker;
 use luzhanqi::search::params::Params;
@@ -137,7 +138,7 @@ fn solver_finds_a_forced_flag_capture_in_two() {
     );
     let mut s = Searcher::new();
     let mut infos = Vec::new();
-    let r = s.go(&pos, &nodes(200_000), &cfg(3), &Control::default(), &mut |x| infos.push(x));
+    let r = s.go(&View::told(pos.clone()), &nodes(200_000), &cfg(3), &Control::default(), &mut |x| infos.push(x));
     assert_eq!(r.best.map(|a| a.to_string()), Some("b10-b11".to_owned()));
     assert_eq!(r.last.centipawns(), 10_000, "proven win: {:?}", r.last);
     // The proof ends the search long before the node limit.
@@ -153,7 +154,7 @@ fn node_limit_is_exact_and_reproducible_with_one_thread() {
     let pos = seeded_position(Rules::FLIP, 9, 30);
     let run = || {
         let mut s = Searcher::new();
-        s.go(&pos, &nodes(5000), &cfg(42), &Control::default(), &mut |_| {})
+        s.go(&View::told(pos.clone()), &nodes(5000), &cfg(42), &Control::default(), &mut |_| {})
     };
     let a = run();
     let b = run();
@@ -168,7 +169,7 @@ fn movetime_and_clocks_are_respected() {
     let pos = seeded_position(Rules::OPEN, 3, 20);
     let mut s = Searcher::new();
     let t = Instant::now();
-    s.go(&pos, &Limits::movetime(200), &cfg(1), &Control::default(), &mut |_| {});
+    s.go(&View::told(pos.clone()), &Limits::movetime(200), &cfg(1), &Control::default(), &mut |_| {});
     let used = t.elapsed();
     if common::timing_asserted() {
         assert!(used <= Duration::from_millis(260), "movetime 200 took {used:?}");
@@ -176,7 +177,7 @@ fn movetime_and_clocks_are_respected() {
     let mut s = Searcher::new();
     let t = Instant::now();
     let go = Limits { time: [Some(3000), Some(3000)], ..Limits::default() };
-    s.go(&pos, &go, &cfg(1), &Control::default(), &mut |_| {});
+    s.go(&View::told(pos.clone()), &go, &cfg(1), &Control::default(), &mut |_| {});
     let used = t.elapsed();
     if common::timing_asserted() {
         assert!(used <= Duration::from_millis(1100), "a 3 s clock: took {used:?}");
@@ -192,7 +193,7 @@ fn stop_ends_an_infinite_search_quickly() {
         let mut s = Searcher::new();
         let go = Limits { infinite: true, ..Limits::default() };
         let mut n = 0;
-        let r = s.go(&pos, &go, &cfg(1), &c2, &mut |x| {
+        let r = s.go(&View::told(pos.clone()), &go, &cfg(1), &c2, &mut |x| {
             if matches!(x, Event::Progress(_)) {
                 n += 1;
             }
@@ -216,7 +217,7 @@ fn hash_caps_the_tree() {
     let pos = seeded_position(Rules::OPEN, 8, 30);
     let mut s = Searcher::new();
     let c = SearchConfig { hash_mb: 1, ..cfg(2) };
-    let r = s.go(&pos, &nodes(150_000), &c, &Control::default(), &mut |_| {});
+    let r = s.go(&View::told(pos.clone()), &nodes(150_000), &c, &Control::default(), &mut |_| {});
     assert!(s.tree_bytes() <= 1 << 20, "{} bytes", s.tree_bytes());
     assert!(r.last.hashfull.is_some_and(|h| h >= 900), "{:?}", r.last.hashfull);
     assert_eq!(r.last.nodes, 150_000, "a full tree keeps searching");
@@ -228,7 +229,7 @@ fn two_threads_search_and_agree_on_a_legal_action() {
     let pos = seeded_position(Rules::FLIP, 6, 50);
     let mut s = Searcher::new();
     let c = SearchConfig { threads: 2, ..cfg(7) };
-    let r = s.go(&pos, &nodes(20_000), &c, &Control::default(), &mut |_| {});
+    let r = s.go(&View::told(pos.clone()), &nodes(20_000), &c, &Control::default(), &mut |_| {});
     let best = r.best.expect("an action");
     assert!(pos.is_legal(best));
     assert!(r.last.nodes >= 20_000);
@@ -246,7 +247,7 @@ fn with_parallel_tree_two_threads_share_one_tree_within_hash() {
     let pos = seeded_position(Rules::FLIP, 6, 50);
     let mut s = Searcher::new();
     let c = tree_mode(SearchConfig { threads: 2, ..cfg(7) });
-    let r = s.go(&pos, &nodes(20_000), &c, &Control::default(), &mut |_| {});
+    let r = s.go(&View::told(pos.clone()), &nodes(20_000), &c, &Control::default(), &mut |_| {});
     assert!(pos.is_legal(r.best.expect("an action")));
     assert_eq!(s.trees().len(), 1);
     let root = s.trees()[0].nodes[0];
@@ -257,7 +258,7 @@ fn with_parallel_tree_two_threads_share_one_tree_within_hash() {
     let pos = seeded_position(Rules::OPEN, 8, 30);
     let mut s = Searcher::new();
     let c = tree_mode(SearchConfig { threads: 2, hash_mb: 1, ..cfg(2) });
-    let r = s.go(&pos, &nodes(150_000), &c, &Control::default(), &mut |_| {});
+    let r = s.go(&View::told(pos.clone()), &nodes(150_000), &c, &Control::default(), &mut |_| {});
     assert!(s.tree_bytes() <= 1 << 20, "{} bytes", s.tree_bytes());
     assert!(r.last.hashfull.is_some_and(|h| h >= 900), "{:?}", r.last.hashfull);
     assert!(r.last.nodes >= 150_000, "a full tree keeps searching");
@@ -268,7 +269,7 @@ fn with_parallel_tree_two_threads_share_one_tree_within_hash() {
 fn the_tree_is_reused_after_the_expected_reply() {
     let pos = seeded_position(Rules::OPEN, 12, 10);
     let mut s = Searcher::new();
-    let r = s.go(&pos, &nodes(20_000), &cfg(1), &Control::default(), &mut |_| {});
+    let r = s.go(&View::told(pos.clone()), &nodes(20_000), &cfg(1), &Control::default(), &mut |_| {});
     let best = r.best.unwrap();
     let reply = r.ponder.expect("a ponder move in open");
     let mut next = pos.clone();
@@ -276,7 +277,7 @@ fn the_tree_is_reused_after_the_expected_reply() {
     next.play_known(reply, None);
     let kept = s.trees()[0].find(&next).map(|n| s.trees()[0].nodes[n as usize].visits).unwrap_or(0);
     assert!(kept > 100, "the expected position has {kept} visits in the old tree");
-    let r2 = s.go(&next, &nodes(1), &cfg(1), &Control::default(), &mut |_| {});
+    let r2 = s.go(&View::told(next.clone()), &nodes(1), &cfg(1), &Control::default(), &mut |_| {});
     assert!(s.trees()[0].nodes[0].visits >= kept, "reused root keeps its visits");
     assert!(r2.best.is_some());
     let _ = Piece::new(Colour::Red, Kind::Flag);

@@ -19,7 +19,7 @@ use crate::notation::board_text;
 use crate::perft::divide_until;
 use crate::piece::Colour;
 use crate::players::{PlayerKind, greedy, random};
-use crate::position::Position;
+use crate::position::{Position, View};
 use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command};
 use crate::random::{Rng, rng};
 use crate::search::{BELIEF_SAMPLES, Control, Event, SearchConfig, Searcher, flat};
@@ -280,7 +280,8 @@ impl Engine {
             return self.send(Response::BestMove { action: None, ponder: None });
         }
         let cfg = self.search_config();
-        let pos = self.pos.clone();
+        // What the GUI told us is all we know.
+        let pos = View::told(self.pos.clone());
         let game = (self.base.clone(), self.history.clone());
         let player = self.opts.player;
         self.spawn("go", move |searcher, control, out| {

@@ -28,6 +28,7 @@ pub use cell::{Cell, SLOTS, UNKNOWN_SLOT};
 use cell::{EMPTY_CODE, FACEDOWN_CODE, decode, slot};
 pub use history::PlayError;
 pub use setup::{PositionError, Setup};
+pub use view::View;
 
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -1,13 +1,65 @@
 //! Other views of a position: another side to move, what one side sees of
-//! the enemy in `classic`, and removed pieces forgotten or named.
+//! the enemy in `classic`, and removed pieces forgotten or named; and the
+//! [`View`] type, what a player may know, which is all the search takes.
+
+use std::ops::Deref;
 
 use crate::board::Bitboard;
-use crate::piece::{Colour, Piece};
+use crate::piece::{Colour, Kind, Piece};
+use crate::rules::Mode;
 
 use super::cell::slot;
 use super::{Position, UNKNOWN_SLOT};
 
+/// What one player may know of a game: the position as it was told to it.
+/// The search takes only a `View`, so that it cannot be handed the truth by
+/// mistake: a view comes from what the protocol said ([`View::told`], the
+/// engine's `position` command) or from the truth through the referee's
+/// hiding ([`Position::view_for`]). It reads as a [`Position`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct View(Position);
+
+impl View {
+    /// The position a player was told (a position string and history from
+    /// the protocol, where `classic` enemy pieces are already of unknown
+    /// kind; in `flip` and `open` everything on the board is public).
+    pub fn told(pos: Position) -> View {
+        View(pos)
+    }
+
+    /// The position the view reads as.
+    pub fn position(&self) -> &Position {
+        &self.0
+    }
+}
+
+impl Deref for View {
+    type Target = Position;
+
+    fn deref(&self) -> &Position {
+        &self.0
+    }
+}
+
 impl Position {
+    /// What `viewer` may know of this true position, as a referee tells it:
+    /// in `classic` the enemy's pieces on the board and its removed pieces
+    /// of unknown kind; in `flip` and `open` the position itself (its
+    /// face-down identities are in the public pool, not on the board).
+    pub fn view_for(&self, viewer: Colour) -> View {
+        if self.rules().mode != Mode::Classic {
+            return View(self.clone());
+        }
+        let enemy = viewer.opposite();
+        let mut view = self.hide_enemy(viewer, Bitboard::EMPTY);
+        for k in Kind::ALL {
+            for _ in 0..view.removed_count(enemy, Some(k)) {
+                view.forget_removed(Piece::new(enemy, k));
+            }
+        }
+        View(view)
+    }
+
     /// The same position with `side` to move (a null move, for asking what
     /// the other side threatens). Counters are unchanged.
     pub fn with_side_to_move(&self, side: Colour) -> Position {

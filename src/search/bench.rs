@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::params::{Parallel, ParamOverrides};
 use super::{Control, Limits, SearchConfig, Searcher};
 use crate::belief::BeliefSettings;
-use crate::position::Position;
+use crate::position::{Position, View};
 use crate::random::seeded_position;
 use crate::rules::Rules;
 
@@ -15,18 +15,14 @@ use crate::rules::Rules;
 /// visits, so the iterations it takes (the signature) follow search behaviour.
 pub const BENCH_VISITS: u32 = 4_000;
 
-/// The bench positions: openings and middle games of `flip` and `open`.
-pub fn positions() -> Vec<Position> {
-    vec![
-        Position::flip_start(Rules::FLIP),
-        seeded_position(Rules::FLIP, 101, 1),
-        seeded_position(Rules::FLIP, 102, 20),
-        seeded_position(Rules::FLIP, 103, 60),
-        seeded_position(Rules::FLIP, 104, 120),
-        seeded_position(Rules::OPEN, 105, 0),
-        seeded_position(Rules::OPEN, 106, 40),
-        seeded_position(Rules::OPEN, 107, 100),
-    ]
+/// The bench positions: openings and middle games of `flip` and `open`
+/// (public games: a player's view is the position).
+pub fn positions() -> Vec<View> {
+    let public = [(Rules::FLIP, 101, 1), (Rules::FLIP, 102, 20), (Rules::FLIP, 103, 60), (Rules::FLIP, 104, 120)]
+        .into_iter()
+        .chain([(Rules::OPEN, 105, 0), (Rules::OPEN, 106, 40), (Rules::OPEN, 107, 100)])
+        .map(|(rules, seed, plies)| View::told(seeded_position(rules, seed, plies)));
+    std::iter::once(View::told(Position::flip_start(Rules::FLIP))).chain(public).collect()
 }
 
 /// Runs the bench, reporting a line per position; returns the total nodes
@@ -41,7 +37,7 @@ pub fn run(report: &mut dyn FnMut(String), control: &Control) -> (u64, u64) {
 /// `limits`, reporting `<label> position <i> nodes <n> bestmove <a>` for
 /// each; returns the total nodes and nodes per second.
 fn search_all(
-    positions: &[Position],
+    positions: &[View],
     limits: &Limits,
     label: &str,
     report: &mut dyn FnMut(String),
@@ -68,22 +64,13 @@ fn search_all(
 /// The classic bench views: Red's view (Blue's pieces hidden, Blue's
 /// removed pieces unnamed) of seeded random games, opening to late middle
 /// game.
-pub fn classic_views() -> Vec<Position> {
+pub fn classic_views() -> Vec<View> {
     [(111, 0), (112, 30), (113, 100), (114, 200)].into_iter().map(|(seed, plies)| classic_view(seed, plies)).collect()
 }
 
 /// Red's view of a seeded random `classic` game after `plies` plies.
-fn classic_view(seed: u64, plies: u32) -> Position {
-    use crate::board::Bitboard;
-    use crate::piece::{Colour, Kind, Piece};
-    let truth = seeded_position(Rules::CLASSIC, seed, plies);
-    let mut view = truth.hide_enemy(Colour::Red, Bitboard::EMPTY);
-    for k in Kind::ALL {
-        for _ in 0..view.removed_count(Colour::Blue, Some(k)) {
-            view.forget_removed(Piece::new(Colour::Blue, k));
-        }
-    }
-    view
+fn classic_view(seed: u64, plies: u32) -> View {
+    seeded_position(Rules::CLASSIC, seed, plies).view_for(crate::piece::Colour::Red)
 }
 
 /// The classic bench: the information-set search on [`classic_views`]
@@ -98,7 +85,7 @@ pub fn classic(report: &mut dyn FnMut(String), control: &Control) -> (u64, u64) 
 /// Iterations per second of the tree search from `pos` with `threads`
 /// threads sharing the work as `parallel` says, over `nodes` iterations,
 /// with a memory cap large enough that the tree never fills.
-pub fn speed(pos: &Position, threads: usize, parallel: Parallel, nodes: u64) -> u64 {
+pub fn speed(pos: &View, threads: usize, parallel: Parallel, nodes: u64) -> u64 {
     let cfg = SearchConfig {
         threads,
         hash_mb: 4096,

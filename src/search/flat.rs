@@ -10,7 +10,7 @@ use super::time::{Limits, Stopper};
 use super::tree::Proven;
 use super::{Control, Event, Progress, Report, SearchConfig};
 use crate::action::ActionKind;
-use crate::position::Position;
+use crate::position::View;
 use crate::random::rng;
 
 /// UCB1 exploration constant (values are in [-1, 1]).
@@ -22,8 +22,8 @@ const CHECK_EVERY: u64 = 64;
 /// What flat Monte Carlo is asked to search.
 #[derive(Clone, Copy, Debug)]
 pub struct Task<'a> {
-    /// The position.
-    pub pos: &'a Position,
+    /// What the player knows.
+    pub pos: &'a View,
     /// When to stop.
     pub limits: &'a Limits,
     /// The settings.
@@ -35,6 +35,7 @@ pub struct Task<'a> {
 /// Searches with flat Monte Carlo.
 pub fn search(task: Task, report: &mut dyn FnMut(Event)) -> Report {
     let Task { pos, limits, cfg, control } = task;
+    let pos = pos.position();
     let start = Instant::now();
     let playout_plies = cfg.params_for(pos).playout_plies;
     let mut actions = Vec::new();

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use crate::action::{ActionKind, Token};
 use crate::belief::sampler::WorldSampler;
 use crate::belief::{self, BeliefSettings};
-use crate::position::Position;
+use crate::position::{Position, View};
 use crate::random::rng;
 use ismcts::IsWorker;
 use mcts::{SharedWorker, Worker};
@@ -170,13 +170,13 @@ impl Searcher {
         self.game = Some((base, history));
     }
 
-    /// Searches `pos` under `limits`, reporting through `report`, and
+    /// Searches `view` under `limits`, reporting through `report`, and
     /// answers. Returns when its limits are reached or `control.stop` is
     /// set; with `infinite` or `ponder` it never answers before `stop` (or,
     /// pondering, `ponderhit`).
     pub fn go(
         &mut self,
-        pos: &Position,
+        view: &View,
         limits: &Limits,
         cfg: &SearchConfig,
         control: &Control,
@@ -185,6 +185,7 @@ impl Searcher {
         // The clock runs from here: re-rooting the kept tree and (classic)
         // reading the belief from the history are part of the move's time.
         let start = Instant::now();
+        let pos = view.position();
         let job = Job { pos, limits, cfg, control, start };
         let threads = cfg.threads.max(1);
         // `Hash` split among the trees of a search.
