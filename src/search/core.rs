@@ -74,6 +74,16 @@ pub enum Reached {
     Leaf(Option<Step>),
 }
 
+/// Where one step of a descent leads.
+#[derive(Clone, Copy, Debug)]
+enum Next {
+    /// Along edge `i` of the node, to a child whose mover is `mover` and
+    /// which is a chance node when `chance_next`.
+    Edge { i: usize, mover: Option<Colour>, chance_next: bool },
+    /// Nowhere: the descent ends.
+    End(Reached),
+}
+
 /// What a walk answers at a decision node.
 #[derive(Clone, Copy, Debug)]
 pub enum Pick {
@@ -207,6 +217,34 @@ impl Core {
         best
     }
 
+    /// The step at chance node `node`: the branch the walk draws (a flip's
+    /// identity, an attack's verdict).
+    fn chance_step<W: Walk>(&mut self, tree: &mut Tree, walk: &mut W, node: u32) -> Next {
+        match walk.chance(self, tree, node) {
+            Some((i, mover)) => Next::Edge { i, mover, chance_next: false },
+            None => Next::End(Reached::Leaf(None)),
+        }
+    }
+
+    /// The step at decision node `node` (expanded here if need be): the
+    /// action the walk selects, played on its state.
+    fn decision_step<W: Walk>(&mut self, tree: &mut Tree, walk: &mut W, node: u32) -> Next {
+        if let Some(t) = walk.finished() {
+            return Next::End(Reached::Exact(t.value_for_red()));
+        }
+        if !tree.nodes[node as usize].expanded && !self.expand(tree, node, walk.public()) {
+            return Next::End(Reached::Leaf(None));
+        }
+        let mover = walk.public().side_to_move();
+        match walk.select(self, tree, node) {
+            Pick::Edge(i) => {
+                let chance_next = walk.play(tree.edges_of(node)[i].as_action());
+                Next::Edge { i, mover, chance_next }
+            }
+            Pick::Stop(r) => Next::End(r),
+        }
+    }
+
     /// Selection and expansion from the root down to a proven node or a
     /// position to evaluate; the path is left in `self.path`. With
     /// `virtual_loss`, the path's nodes count the pending iteration as a loss.
@@ -218,46 +256,38 @@ impl Core {
         let mut node = 0u32;
         let reached = loop {
             let n = tree.nodes[node as usize];
-            let mover = self.path.last().and_then(|p| p.mover);
             if let Some(v) = n.proven.value() {
-                break Reached::Exact(for_red(v, mover));
+                break Reached::Exact(for_red(v, self.path.last().and_then(|p| p.mover)));
             }
-            let (i, child_mover, chance_next) = if n.chance {
-                let Some((i, child_mover)) = walk.chance(self, tree, node) else {
-                    break Reached::Leaf(None);
-                };
-                (i, child_mover, false)
-            } else {
-                if let Some(t) = walk.finished() {
-                    break Reached::Exact(t.value_for_red());
-                }
-                if !n.expanded && !self.expand(tree, node, walk.public()) {
-                    break Reached::Leaf(None);
-                }
-                let side = walk.public().side_to_move();
-                let i = match walk.select(self, tree, node) {
-                    Pick::Edge(i) => i,
-                    Pick::Stop(r) => break r,
-                };
-                let slot = tree.nodes[node as usize].first_edge as usize + i;
-                (i, side, walk.play(tree.edges[slot].as_action()))
+            let next = if n.chance { self.chance_step(tree, walk, node) } else { self.decision_step(tree, walk, node) };
+            let (i, mover, chance_next) = match next {
+                Next::Edge { i, mover, chance_next } => (i, mover, chance_next),
+                Next::End(r) => break r,
             };
+            // The step may have expanded the node: read its edges afresh.
             let slot = tree.nodes[node as usize].first_edge as usize + i;
-            node = tree.edges[slot].child;
-            if node == NONE {
-                let Some(child) = tree.add_child(slot, chance_next) else {
-                    walk.settle(&mut self.rng);
-                    break Reached::Leaf(None);
-                };
-                let step = Step { node: child, mover: child_mover };
-                self.path.push(step);
-                if chance_next {
-                    node = child;
+            let child = match tree.edges[slot].child {
+                NONE => match tree.add_child(slot, chance_next) {
+                    Some(child) => child,
+                    None => {
+                        walk.settle(&mut self.rng);
+                        break Reached::Leaf(None);
+                    }
+                },
+                existing => {
+                    self.path.push(Step { node: existing, mover });
+                    node = existing;
                     continue;
                 }
+            };
+            // A new node: a chance node is drawn at once, anything else is
+            // the leaf to evaluate.
+            let step = Step { node: child, mover };
+            self.path.push(step);
+            if !chance_next {
                 break Reached::Leaf(Some(step));
             }
-            self.path.push(Step { node, mover: child_mover });
+            node = child;
         };
         self.seldepth = self.seldepth.max(self.path.len() as u32 - 1);
         if virtual_loss {
