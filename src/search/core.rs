@@ -191,7 +191,8 @@ impl Core {
     ) -> Option<usize> {
         // The node's value is for the player who moved into it; the side to move sees its negation.
         let fpu = -tree.nodes[node as usize].with_pending().1 - self.params.fpu_reduction;
-        let mut best = None;
+        // `usize::MAX`: no edge yet (cheaper in this hot loop than an Option).
+        let mut best = usize::MAX;
         let mut best_score = f32::NEG_INFINITY;
         for (i, e) in tree.edges_of(node).iter().enumerate() {
             let Some(sqrt_n) = sqrt_count(i) else {
@@ -202,19 +203,21 @@ impl Core {
             } else {
                 let c = &tree.nodes[e.child as usize];
                 let (visits, q) = c.with_pending();
-                match c.proven {
+                let q = match c.proven {
+                    Proven::Unknown => q,
                     Proven::Win if exact_proven => return Some(i),
-                    Proven::Loss if exact_proven => (PROVEN_LOSS_Q, visits),
-                    p => (p.value().unwrap_or(q), visits),
-                }
+                    Proven::Loss if exact_proven => PROVEN_LOSS_Q,
+                    p => p.value().unwrap_or(q),
+                };
+                (q, visits)
             };
             let score = q + self.params.cpuct * e.prior() * sqrt_n / (1 + visits) as f32;
             if score > best_score {
                 best_score = score;
-                best = Some(i);
+                best = i;
             }
         }
-        best
+        (best != usize::MAX).then_some(best)
     }
 
     /// The step at chance node `node`: the branch the walk draws (a flip's
