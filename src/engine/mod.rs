@@ -18,7 +18,7 @@ use crate::deployment::Deployment;
 use crate::notation::board_text;
 use crate::perft::divide_until;
 use crate::piece::Colour;
-use crate::players::{PlayerKind, greedy, random};
+use crate::players::{PlayerKind, expert, greedy, random};
 use crate::position::{Position, View};
 use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command};
 use crate::random::{Rng, rng};
@@ -297,13 +297,13 @@ impl Engine {
                     let task = flat::Task { pos: &pos, limits: &limits, cfg: &cfg, control };
                     (flat::search(task, &mut send).best, None)
                 }
-                PlayerKind::Random | PlayerKind::Greedy => {
+                PlayerKind::Random | PlayerKind::Greedy | PlayerKind::Expert => {
                     let start = Instant::now();
                     let mut r = rng(cfg.seed);
-                    let choice = if player == PlayerKind::Random {
-                        random::choose(&pos, &mut r)
-                    } else {
-                        greedy::choose(&pos, &mut r)
+                    let choice = match player {
+                        PlayerKind::Random => random::choose(&pos, &mut r),
+                        PlayerKind::Greedy => greedy::choose(&pos, &mut r),
+                        _ => expert::choose(&pos, Some((&game.0, &game.1)), cfg.belief, &mut r),
                     };
                     let info = Response::Info(report::one_shot_info(choice, start.elapsed()));
                     out.send(&info);

@@ -1,7 +1,8 @@
-//! The baseline players behind `go` (`random`, `greedy`; `flat` lives with
-//! the search): real players in every rule set, and the yardsticks stronger
-//! players are measured against.
+//! The baseline players behind `go` (`random`, `greedy`, `expert`; `flat`
+//! lives with the search): real players in every rule set, and the
+//! yardsticks stronger players are measured against.
 
+pub mod expert;
 pub mod greedy;
 pub mod random;
 pub mod setup;
@@ -23,11 +24,15 @@ pub enum PlayerKind {
     /// Flat Monte Carlo: no tree, each root action sampled with the tree
     /// search's evaluation (a baseline).
     Flat,
+    /// One ply with a knowledgeable evaluation over the belief: exchanges,
+    /// reply threats, the flag race (the strongest baseline).
+    Expert,
 }
 
 impl PlayerKind {
     /// All players, in option order.
-    pub const ALL: [PlayerKind; 4] = [PlayerKind::Mcts, PlayerKind::Greedy, PlayerKind::Random, PlayerKind::Flat];
+    pub const ALL: [PlayerKind; 5] =
+        [PlayerKind::Mcts, PlayerKind::Greedy, PlayerKind::Random, PlayerKind::Flat, PlayerKind::Expert];
 
     /// The option value.
     pub const fn name(self) -> &'static str {
@@ -36,6 +41,7 @@ impl PlayerKind {
             PlayerKind::Greedy => "greedy",
             PlayerKind::Random => "random",
             PlayerKind::Flat => "flat",
+            PlayerKind::Expert => "expert",
         }
     }
 }
