@@ -29,7 +29,7 @@
 
 use rand::RngExt;
 
-use super::Choice;
+use super::{Choice, over_flip};
 use crate::action::{Action, ActionKind, Token};
 use crate::belief::{self, BeliefSettings};
 use crate::board::topology::{ADJACENT, NUM_POINTS, RAILWAY};
@@ -37,7 +37,6 @@ use crate::board::{Bitboard, Point};
 use crate::combat::{Outcome, attack_allowed, combat};
 use crate::exchange::{WIN, kind_distribution, value};
 use crate::movegen::slides;
-use crate::perft::for_each_child;
 use crate::piece::{Colour, Kind, NUM_KINDS};
 use crate::position::Position;
 use crate::random::Rng;
@@ -361,16 +360,7 @@ impl Expert {
     /// The score of `action` in `pos`.
     fn score(&mut self, pos: &Position, action: Action) -> f32 {
         match action.kind() {
-            ActionKind::Flip => {
-                let total: f32 = pos.pool().iter().flatten().map(|&n| f32::from(n)).sum();
-                let mut s = 0.0;
-                for_each_child(pos, action, |child| {
-                    let shown = child.cell(action.from()).piece();
-                    let n = shown.and_then(|p| p.kind.map(|k| pos.pool_count(p.colour, k))).unwrap_or(0);
-                    s += f32::from(n) / total.max(1.0) * self.after(child);
-                });
-                s
-            }
+            ActionKind::Flip => over_flip(pos, action, |child| self.after(child)),
             ActionKind::Move => {
                 let mut child = pos.clone();
                 child.play_move(action.from(), action.to());

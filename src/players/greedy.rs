@@ -8,11 +8,10 @@
 
 use rand::RngExt;
 
-use super::Choice;
+use super::{Choice, over_flip};
 use crate::action::{Action, ActionKind};
 use crate::combat::Outcome;
 use crate::exchange::{WIN, forecast_attack};
-use crate::perft::for_each_child;
 use crate::piece::Colour;
 use crate::position::Position;
 use crate::random::Rng;
@@ -33,17 +32,7 @@ fn best_attack(pos: &Position, buf: &mut Vec<Action>) -> f32 {
 /// The greedy score of `action` for the side to move.
 pub fn score(pos: &Position, action: Action, buf: &mut Vec<Action>) -> f32 {
     match action.kind() {
-        ActionKind::Flip => {
-            let total: f32 = pos.pool().iter().flatten().map(|&n| f32::from(n)).sum();
-            let mut s = 0.0;
-            for_each_child(pos, action, |child| {
-                // Which identity this child shows: the flipped point's piece.
-                let shown = child.cell(action.from()).piece();
-                let n = shown.and_then(|p| p.kind.map(|k| pos.pool_count(p.colour, k))).unwrap_or(0);
-                s -= f32::from(n) / total.max(1.0) * best_attack(child, buf);
-            });
-            s
-        }
+        ActionKind::Flip => -over_flip(pos, action, |child| best_attack(child, buf)),
         ActionKind::Move => {
             let mut child = pos.clone();
             child.play_move(action.from(), action.to());

@@ -11,6 +11,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::action::Action;
+use crate::perft::for_each_child;
+use crate::position::Position;
 
 /// How `go` picks its action (the `Player` option).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -69,4 +71,19 @@ pub struct Choice {
     pub score: f32,
     /// Actions (or cases) evaluated.
     pub nodes: u64,
+}
+
+/// The expectation of `value` over the positions the flip `action` may
+/// lead to, each weighted by the share of its identity in the face-down
+/// pool of `pos`.
+pub fn over_flip(pos: &Position, action: Action, mut value: impl FnMut(&Position) -> f32) -> f32 {
+    let total: f32 = pos.pool().iter().flatten().map(|&n| f32::from(n)).sum();
+    let mut s = 0.0;
+    for_each_child(pos, action, |child| {
+        // Which identity this child shows: the flipped point's piece.
+        let shown = child.cell(action.from()).piece();
+        let n = shown.and_then(|p| p.kind.map(|k| pos.pool_count(p.colour, k))).unwrap_or(0);
+        s += f32::from(n) / total.max(1.0) * value(child);
+    });
+    s
 }
