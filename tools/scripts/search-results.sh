@@ -14,7 +14,8 @@
 # LINES=threads CONCURRENCY=1: two threads against one at 100 ms a move
 # (on an otherwise idle 2-core machine). LINES=clock GAMES=200: mcts on a
 # clock of 10 s + 100 ms a move (its own time management) against mcts at a
-# fixed 200 ms a move.
+# fixed 200 ms a move. LINES=expert: against Player expert at 100 ms a move
+# (issue 16), in any variant.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-results/search}
@@ -40,6 +41,7 @@ for v in $VARIANTS; do
       threads) a=$(mcts mcts-2-threads option.Threads=2); b=$(mcts mcts-1-thread); limits=(--movetime 100) ;;
       uniform) a=$(mcts mcts); b=$(mcts uniform-belief option.BeliefModel=uniform); limits=(--movetime 100) ;;
       setup) a=$(mcts mcts); b=$(mcts random-setup option.SetupStyle=random); limits=(--movetime 100) ;;
+      expert) a=$(mcts mcts); b=$(mcts expert option.Player=expert); limits=(--movetime 100) ;;
     esac
     f="$OUT/$line-$v"
     # shellcheck disable=SC2086
