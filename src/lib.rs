@@ -11,6 +11,7 @@ pub mod bench;
 pub mod board;
 pub mod combat;
 pub mod deployment;
+pub mod distance;
 pub mod engine;
 pub mod exchange;
 pub mod legal;

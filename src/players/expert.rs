@@ -32,9 +32,10 @@ use rand::RngExt;
 use super::{Choice, over_flip};
 use crate::action::{Action, ActionKind, Token};
 use crate::belief::{self, BeliefSettings};
-use crate::board::topology::{ADJACENT, NUM_POINTS, RAILWAY};
-use crate::board::{Bitboard, Point};
+use crate::board::Point;
+use crate::board::topology::{ADJACENT, NUM_POINTS};
 use crate::combat::{Outcome, attack_allowed, combat};
+use crate::distance::{MAX_LIMIT, actions_to};
 use crate::exchange::{WIN, kind_distribution, value};
 use crate::movegen::slides;
 use crate::piece::{Colour, Kind, NUM_KINDS};
@@ -74,13 +75,6 @@ pub const DANGER: [f32; 7] = [0.0, 0.0, 1500.0, 600.0, 250.0, 100.0, 40.0];
 pub const PULL: f32 = 3.0;
 /// In `flip`: per piece of difference, times (quiet / limit)².
 pub const COUNT: f32 = 200.0;
-/// Cost in actions of entering a point: empty, held by a defender's piece,
-/// held by a defender's landmine; `NEVER` cannot be entered.
-const STEP: u8 = 1;
-const THROUGH_PIECE: u8 = 2;
-const THROUGH_MINE: u8 = 3;
-const NEVER: u8 = u8::MAX;
-
 /// A probability for each kind.
 type Dist = [f32; NUM_KINDS];
 
@@ -152,46 +146,6 @@ fn worth(pos: &Position, owner: Colour, k: Kind, viewer: Colour) -> f32 {
 /// (one link or one straight railway line; only an Engineer turns).
 fn reaches(pos: &Position, k: Kind, from: Point, to: Point) -> bool {
     k == Kind::Engineer || ADJACENT[from.index()].contains(to) || slides(from, pos.occupied()).1.contains(to)
-}
-
-/// For every point, the actions a piece of `mover` standing there needs to
-/// attack `target`: entering an empty point costs one, a point held by the
-/// other side [`THROUGH_PIECE`] (it must be cleared first) or
-/// [`THROUGH_MINE`] for a known landmine; `mover`'s own pieces and
-/// face-down pieces block. Straight railway slides count as one action.
-fn distances(pos: &Position, target: Point, mover: Colour) -> [u8; NUM_POINTS] {
-    let occupied = pos.occupied();
-    let cost = |q: Point| -> u8 {
-        if q == target || !occupied.contains(q) {
-            STEP
-        } else if pos.facedown().contains(q) || pos.colour_at(q) == Some(mover) {
-            NEVER
-        } else if pos.kind_at(q) == Some(Kind::Mine) {
-            THROUGH_MINE
-        } else {
-            THROUGH_PIECE
-        }
-    };
-    let mut dist = [NEVER; NUM_POINTS];
-    let mut done = Bitboard::EMPTY;
-    dist[target.index()] = 0;
-    while let Some(q) = (!done).into_iter().filter(|p| dist[p.index()] != NEVER).min_by_key(|p| dist[p.index()]) {
-        done.insert(q);
-        let c = cost(q);
-        if c == NEVER {
-            continue;
-        }
-        let mut from = ADJACENT[q.index()];
-        if RAILWAY.contains(q) {
-            let (reach, blockers) = slides(q, occupied);
-            from |= reach | blockers;
-        }
-        let d = dist[q.index()].saturating_add(c);
-        for p in from - done {
-            dist[p.index()] = dist[p.index()].min(d);
-        }
-    }
-    dist
 }
 
 /// How far `us`'s movable pieces other than the Marshal and the General
@@ -305,7 +259,7 @@ impl Expert {
         let (us, them) = (self.us, self.us.opposite());
         let mut s = 0.0;
         if let Some(flag) = pos.pieces_of(them, Some(Kind::Flag)).first() {
-            let dist = distances(pos, flag, us);
+            let dist = actions_to(pos, flag, us, MAX_LIMIT);
             let mut near = [f32::INFINITY; 2];
             for p in pos.pieces(us) {
                 if self.can_take_flag(pos, p, us) > 0.0 {
@@ -321,7 +275,7 @@ impl Expert {
         }
         let ours = pos.pieces_of(us, Some(Kind::Flag)).first().filter(|_| flag_known(pos, us, us));
         if let Some(flag) = ours {
-            let dist = distances(pos, flag, them);
+            let dist = actions_to(pos, flag, them, DANGER.len() as u8);
             for p in pos.pieces(them) {
                 if let Some(&danger) = DANGER.get(usize::from(dist[p.index()])) {
                     s -= danger * self.can_take_flag(pos, p, them);
@@ -412,34 +366,49 @@ impl Expert {
     }
 }
 
-/// The expert choice for the side to move of `view` (the history `game`
-/// led to it, when known: the belief reads it), or `None` when there is no
-/// legal action.
+/// The expert score of every legal action of `view` (the history `game`
+/// led to it, when known: the belief reads it), in the order of
+/// [`Position::legal_actions`]; empty when there is none, or before the
+/// first flip of a flip game (every point alike).
+pub fn scores(
+    view: &Position,
+    game: Option<(&Position, &[Token])>,
+    settings: BeliefSettings,
+    rng: &mut Rng,
+) -> Vec<(Action, f32)> {
+    let mut actions = Vec::new();
+    view.legal_actions(&mut actions);
+    let Some(us) = view.side_to_move().filter(|_| !actions.is_empty()) else {
+        return Vec::new();
+    };
+    let kinds = Kinds::of(view, game, settings, rng);
+    let mut expert = Expert { us, kinds, buf: Vec::new() };
+    actions.into_iter().map(|a| (a, expert.score(view, a))).collect()
+}
+
+/// The expert choice for the side to move of `view` (see [`scores`]), ties
+/// broken by `rng`, or `None` when there is no legal action.
 pub fn choose(
     view: &Position,
     game: Option<(&Position, &[Token])>,
     settings: BeliefSettings,
     rng: &mut Rng,
 ) -> Option<Choice> {
-    let mut actions = Vec::new();
-    view.legal_actions(&mut actions);
-    if actions.is_empty() {
-        return None;
-    }
-    let Some(us) = view.side_to_move() else {
-        // The first flip of a flip game: every point is alike.
-        let action = actions[rng.random_range(0..actions.len())];
+    let scored = scores(view, game, settings, rng);
+    if scored.is_empty() {
+        // No action, or the first flip of a flip game: every point is alike.
+        let mut actions = Vec::new();
+        view.legal_actions(&mut actions);
+        let action = *actions.get(rng.random_range(0..actions.len().max(1)))?;
         return Some(Choice { action, score: 0.0, nodes: actions.len() as u64 });
-    };
-    let kinds = Kinds::of(view, game, settings, rng);
-    let mut expert = Expert { us, kinds, buf: Vec::new() };
+    }
+    let nodes = scored.len() as u64;
     let mut best: Option<(f32, Action, f32)> = None;
-    for &a in &actions {
-        let s = expert.score(view, a);
+    for (a, s) in scored {
         let key = s + rng.random::<f32>();
         if best.is_none_or(|(k, _, _)| key > k) {
             best = Some((key, a, s));
         }
     }
-    best.map(|(_, action, score)| Choice { action, score, nodes: actions.len() as u64 })
+    best.map(|(_, action, score)| Choice { action, score, nodes })
 }

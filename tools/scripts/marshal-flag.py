@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""How each engine's Marshal falls and its flag is shown, from the arena's
+classic records (issue 16). Replays every game from its true deployments
+(the records' RedSetup/BlueSetup tags) and the referee's outcomes, and
+counts per engine: games, results, the Marshal's fall (how often, the
+median ply, and how: attacking the enemy Marshal, attacking a bomb, hit
+by a bomb, attacking a landmine, taken by the enemy Marshal), the flag
+shown (and in how many of that engine's losses), the plies of wins and
+losses.
+
+Usage: tools/scripts/marshal-flag.py RECORD.ljr [RECORD.ljr ...]
+"""
+import re
+import statistics
+import sys
+from collections import Counter, defaultdict
+
+from ljr import games
+
+FILES = "abcde"
+
+
+def point(s):
+    return FILES.index(s[0]), int(s[1:]) - 1
+
+
+def deployment(text, colour):
+    """A deployment string as {(file, rank): kind}: its six ranks are
+    written from the top of the board down (Red's 6 to 1, Blue's 12 to 7)."""
+    ranks = text.split("/")
+    top = 5 if colour == "r" else 11
+    out = {}
+    for i, row in enumerate(ranks):
+        rank = top - i
+        f, j = 0, 0
+        while j < len(row):
+            c = row[j]
+            if c.isdigit():
+                f += int(c)
+                j += 1
+            else:
+                out[(f, rank)] = row[j + 1]
+                f += 1
+                j += 2
+    return out
+
+
+TOKEN = re.compile(r"^([a-e]\d+)([x-])([a-e]\d+)([-+=])?")
+
+
+def parse_token(tok):
+    """A move or attack token as (from, to, outcome: None for a move)."""
+    m = TOKEN.match(tok)
+    if not m:
+        return None
+    return point(m.group(1)), point(m.group(3)), m.group(4)
+
+
+def replay(tags, plies):
+    """The Marshal's fall and the flag shown for each colour."""
+    board = {}
+    for c in "rb":
+        for p, k in deployment(tags[("Red" if c == "r" else "Blue") + "Setup"], c).items():
+            board[p] = (c, k)
+    fell = {}
+    for n, (colour, tok, _) in enumerate(plies, 1):
+        parsed = parse_token(tok)
+        if parsed is None:
+            continue
+        a, b, outcome = parsed
+        att = board.pop(a, None)
+        if outcome is None:
+            board[b] = att
+            continue
+        dfd = board.get(b)
+        removed = []
+        if outcome == "+":
+            removed.append((dfd, att))
+            board[b] = att
+        elif outcome == "-":
+            removed.append((att, dfd))
+        else:
+            board.pop(b, None)
+            removed += [(att, dfd), (dfd, att)]
+        for lost, other in removed:
+            if lost and lost[1] == "9" and lost[0] not in fell:
+                attacker = lost is att
+                k = other[1] if other else "?"
+                if k == "9":
+                    how = "traded with the Marshal" if attacker else "attacked by the Marshal"
+                elif k == "B":
+                    how = "attacked a bomb" if attacker else "hit by a bomb"
+                elif k == "M":
+                    how = "attacked a landmine"
+                else:
+                    how = f"lost to {k}"
+                fell[lost[0]] = (n, how)
+    return fell
+
+
+def main(paths):
+    per = defaultdict(lambda: Counter())
+    fall_plies = defaultdict(list)
+    lengths = defaultdict(lambda: defaultdict(list))
+    hows = defaultdict(Counter)
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for tags, plies, game in games(text):
+            if tags.get("Variant") not in ("classic", "ccgc") or "RedSetup" not in tags:
+                continue
+            fell = replay(tags, plies)
+            shown = {c: f"={c}F" in game for c in "rb"}
+            result = tags.get("Result", "*")
+            for c, name_tag in (("r", "Red"), ("b", "Blue")):
+                name = tags[name_tag]
+                s = per[name]
+                s["games"] += 1
+                won = result == ("1-0" if c == "r" else "0-1")
+                lost = result == ("0-1" if c == "r" else "1-0")
+                s["wins"] += won
+                s["losses"] += lost
+                s["draws"] += result == "1/2-1/2"
+                lengths[name]["win" if won else "loss" if lost else "draw"].append(len(plies))
+                if c in fell:
+                    s["marshal fell"] += 1
+                    fall_plies[name].append(fell[c][0])
+                    hows[name][fell[c][1]] += 1
+                if shown[c]:
+                    s["flag shown"] += 1
+                    s["flag shown, lost"] += lost
+    for name, s in per.items():
+        g = s["games"]
+        print(f"{name}: {g} games, {s['wins']}-{s['draws']}-{s['losses']}")
+        median = statistics.median(fall_plies[name]) if fall_plies[name] else "-"
+        print(f"  Marshal fell in {s['marshal fell']} ({100 * s['marshal fell'] / g:.0f}%), median ply {median}")
+        for how, n in hows[name].most_common():
+            print(f"    {how}: {n}")
+        print(f"  flag shown in {s['flag shown']} ({100 * s['flag shown'] / g:.0f}%); in {s['flag shown, lost']} of its {s['losses']} losses")
+        for k in ("win", "loss", "draw"):
+            v = lengths[name][k]
+            if v:
+                print(f"  {k}{'es' if k == 'loss' else 's'} last {statistics.mean(v):.0f} plies on average")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
