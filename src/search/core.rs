@@ -153,7 +153,7 @@ impl Core {
             rng,
             params,
             seldepth: 0,
-            leaf_eval: LeafEval::new(params.playout_plies),
+            leaf_eval: LeafEval::new(&params),
             actions: Vec::with_capacity(ACTIONS_CAPACITY),
             scratch: Vec::with_capacity(ACTIONS_CAPACITY),
             priors: Vec::with_capacity(ACTIONS_CAPACITY),

@@ -37,11 +37,11 @@ pub fn search(task: Task, report: &mut dyn FnMut(Event)) -> Report {
     let Task { pos, limits, cfg, control } = task;
     let pos = pos.position();
     let start = Instant::now();
-    let playout_plies = cfg.params_for(pos).playout_plies;
+    let params = cfg.params_for(pos);
     let mut actions = Vec::new();
     pos.legal_actions(&mut actions);
     let mut rng = rng(cfg.seed);
-    let mut leaf = LeafEval::new(playout_plies);
+    let mut leaf = LeafEval::new(&params);
     let mut visits = vec![0u32; actions.len()];
     let mut sums = vec![0f32; actions.len()];
     let mut stopper = Stopper::new(limits, pos.side_to_move(), cfg.move_overhead, start);

@@ -6,7 +6,8 @@
 use rand::RngExt;
 
 use super::core::Terminal;
-use super::evaluate::evaluate;
+use super::evaluate::{Weights, evaluate};
+use super::params::Params;
 use crate::action::{Action, ActionKind};
 use crate::exchange::forecast_attack;
 use crate::piece::Colour;
@@ -29,14 +30,21 @@ const CAPTURE_FIRST: f32 = 0.75;
 pub struct LeafEval {
     /// Plies of playout before the static evaluation (0: static only).
     pub playout_plies: u32,
+    /// The static evaluation's tuned weights.
+    pub weights: Weights,
     actions: Vec<Action>,
     scratch: Vec<Action>,
 }
 
 impl LeafEval {
-    /// An evaluator with `playout_plies` of playout.
-    pub fn new(playout_plies: u32) -> LeafEval {
-        LeafEval { playout_plies, actions: Vec::with_capacity(256), scratch: Vec::with_capacity(256) }
+    /// An evaluator with the playout and evaluation weights of `params`.
+    pub fn new(params: &Params) -> LeafEval {
+        LeafEval {
+            playout_plies: params.playout_plies,
+            weights: Weights::of(params),
+            actions: Vec::with_capacity(256),
+            scratch: Vec::with_capacity(256),
+        }
     }
 
     /// The legal actions of the last position evaluated (valid right after
@@ -52,7 +60,7 @@ impl LeafEval {
             return (t.value_for_red(), Some(t));
         }
         if self.playout_plies == 0 {
-            return (for_red(evaluate(pos, &self.actions, &mut self.scratch), pos.side_to_move()), None);
+            return (for_red(evaluate(pos, &self.actions, &mut self.scratch, &self.weights), pos.side_to_move()), None);
         }
         (self.playout(pos.clone(), rng), None)
     }
@@ -78,7 +86,7 @@ impl LeafEval {
                 return t.value_for_red();
             }
         }
-        for_red(evaluate(&pos, &self.actions, &mut self.scratch), pos.side_to_move())
+        for_red(evaluate(&pos, &self.actions, &mut self.scratch, &self.weights), pos.side_to_move())
     }
 
     /// Picks an action among `self.actions` (non-empty) for `pos`.

@@ -34,7 +34,7 @@ pub use report::{Event, Progress, Report};
 use report::{Reporter, choose, merge_roots};
 pub use time::Limits;
 use time::Stopper;
-use tree::{Proven, RootStat, Tree};
+use tree::{Edge, Proven, RootStat, Tree};
 
 /// The search's settings from the engine's options.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -200,9 +200,13 @@ impl Searcher {
             let mut r = rng(cfg.seed ^ SAMPLER_SEED);
             if let Some(sampler) = WorldSampler::new(&belief, weights.clone(), &mut r) {
                 self.trees.clear();
+                let root = priors::with_expert(pos, game, cfg.belief, &params, &mut r);
                 let workers = (0..threads)
                     .map(|i| {
-                        let tree = Tree::new(pos.clone(), cap);
+                        let mut tree = Tree::new(pos.clone(), cap);
+                        if let Some(root) = &root {
+                            tree.set_edges(0, root.iter().map(|&(a, p)| Edge::action(a, p)));
+                        }
                         IsWorker::new(tree, seeded(i), params, belief.clone(), sampler.clone())
                     })
                     .collect();

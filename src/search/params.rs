@@ -149,6 +149,18 @@ tunables! {
     /// playouts changed nothing at equal iterations (49.2%), so they are
     /// not worth their cost there.
     playout_plies: u32, "playout", [6, 0, 0], |x| *x <= 200, "a whole number up to 200";
+    /// Weight of the flag race in the static evaluation (0: none): the
+    /// danger to a flag the enemy knows, by the distance in actions of the
+    /// enemy pieces able to take it (see `evaluate`).
+    flag_race: f32, "race", [0.0, 0.0, 1.0], |x| x.is_finite() && *x >= 0.0, "a number >= 0";
+    /// Share of the root's priors taken from the `expert` player's scores
+    /// (0: none), the rest from the usual priors.
+    expert_prior: f32, "expert", [0.0, 0.0, 1.0], |x| (0.0..=1.0).contains(x), "a number from 0 to 1";
+    /// Temperature of the softmax over the expert's scores, centipawns.
+    expert_temp: f32, "experttemp", [100.0, 100.0, 100.0], |x| x.is_finite() && *x > 0.0, "a number > 0";
+    /// Centipawns the Marshal is worth in the evaluation's material beyond
+    /// the value table's 1000.
+    marshal_extra: f32, "marshal", [0.0, 0.0, 0.0], |x| x.is_finite(), "a number";
     /// How several threads search (`flip` and `open`; `classic` always
     /// searches one tree per thread).
     parallel: Parallel, "parallel", [Parallel::Root, Parallel::Root, Parallel::Root], |_| true, "root or tree";
@@ -185,6 +197,7 @@ mod tests {
             let value = match *name {
                 "priors" | "solver" => "false",
                 "parallel" => "tree",
+                "expert" => "0.5",
                 _ => "3",
             };
             let o = ParamOverrides::parse(&format!("{name}={value}")).expect(name);

@@ -2,11 +2,15 @@
 //! (progressive bias): the expected value of an exchange, escaping a known
 //! threat, the risk of a flip next to one's own strong pieces.
 
-use crate::action::{Action, ActionKind};
+use super::params::Params;
+use crate::action::{Action, ActionKind, Token};
+use crate::belief::BeliefSettings;
 use crate::board::Bitboard;
 use crate::board::topology::ADJACENT;
 use crate::exchange::{WIN, forecast_attack, value};
+use crate::players::expert;
 use crate::position::Position;
+use crate::random::Rng;
 
 /// Softmax temperature over the heuristic scores.
 const TEMPERATURE: f32 = 1.0;
@@ -93,4 +97,38 @@ pub fn for_node(pos: &Position, actions: &[Action], use_priors: bool, scratch: &
         out.clear();
         out.resize(actions.len(), 1.0 / actions.len().max(1) as f32);
     }
+}
+
+/// The priors of the root's actions (in [`Position::legal_actions`] order)
+/// with a share `params.expert_prior` taken from a softmax over the
+/// `expert` player's scores at temperature `params.expert_temp`; `None`
+/// where that share is 0 or the expert has no scores.
+pub fn with_expert(
+    pos: &Position,
+    game: Option<(&Position, &[Token])>,
+    belief: BeliefSettings,
+    params: &Params,
+    rng: &mut Rng,
+) -> Option<Vec<(Action, f32)>> {
+    if params.expert_prior <= 0.0 {
+        return None;
+    }
+    let scored = expert::scores(pos, game, belief, rng);
+    if scored.is_empty() {
+        return None;
+    }
+    let actions: Vec<Action> = scored.iter().map(|&(a, _)| a).collect();
+    let (mut scratch, mut usual) = (Vec::new(), Vec::new());
+    for_node(pos, &actions, params.use_priors, &mut scratch, &mut usual);
+    let max = scored.iter().map(|&(_, s)| s).fold(f32::NEG_INFINITY, f32::max);
+    let soft: Vec<f32> = scored.iter().map(|&(_, s)| ((s - max) / params.expert_temp).exp()).collect();
+    let sum: f32 = soft.iter().sum();
+    let w = params.expert_prior;
+    Some(
+        actions
+            .into_iter()
+            .zip(usual.iter().zip(&soft))
+            .map(|(a, (&u, &e))| (a, (1.0 - w) * u + w * e / sum))
+            .collect(),
+    )
 }
