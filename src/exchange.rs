@@ -35,6 +35,29 @@ pub fn value(k: Kind) -> f32 {
     VALUES[k.index()]
 }
 
+/// For each side, how many pieces of each kind are not yet accounted for:
+/// the army minus the pieces named on the board and named removed (what a
+/// piece of unknown kind may be, before its point and history narrow it).
+/// Computed once per position where many pieces are looked up.
+#[derive(Clone, Copy, Debug)]
+pub struct Unaccounted([[f32; NUM_KINDS]; 2]);
+
+impl Unaccounted {
+    /// The counts of `pos`.
+    pub fn of(pos: &Position) -> Unaccounted {
+        Unaccounted([unaccounted(pos, Colour::Red), unaccounted(pos, Colour::Blue)])
+    }
+}
+
+fn unaccounted(pos: &Position, c: Colour) -> [f32; NUM_KINDS] {
+    let mut w = [0.0f32; NUM_KINDS];
+    for k in Kind::ALL {
+        let named = pos.pieces_of(c, Some(k)).count() as i32 + i32::from(pos.removed_count(c, Some(k)));
+        w[k.index()] = (i32::from(ARMY[k.index()]) - named).max(0) as f32;
+    }
+    w
+}
+
 /// Probabilities of each kind for the piece at `at`, as the position's
 /// observer knows it: one for a known piece; for a piece of unknown kind,
 /// proportional to the pieces of its side not yet accounted for (army minus
@@ -42,6 +65,11 @@ pub fn value(k: Kind) -> f32 {
 /// side's HQs and landmines off its side's last two ranks in `classic`
 /// (neither ever moves), and both when `moved` is set.
 pub fn kind_distribution(pos: &Position, at: Point, moved: bool) -> [f32; NUM_KINDS] {
+    distribution_with(pos, at, moved, None)
+}
+
+/// [`kind_distribution`], with the counts of `pos` already computed.
+fn distribution_with(pos: &Position, at: Point, moved: bool, counts: Option<&Unaccounted>) -> [f32; NUM_KINDS] {
     let mut w = [0.0f32; NUM_KINDS];
     let Some(pc) = pos.cell(at).piece() else {
         return w;
@@ -52,10 +80,7 @@ pub fn kind_distribution(pos: &Position, at: Point, moved: bool) -> [f32; NUM_KI
     }
     let c = pc.colour;
     let ci = c.index();
-    for k in Kind::ALL {
-        let named = pos.pieces_of(c, Some(k)).count() as i32 + i32::from(pos.removed_count(c, Some(k)));
-        w[k.index()] = (i32::from(ARMY[k.index()]) - named).max(0) as f32;
-    }
+    w = counts.map_or_else(|| unaccounted(pos, c), |u| u.0[ci]);
     let fixed_rules = pos.rules().mode != Mode::Flip;
     if moved || (fixed_rules && !OWN_HQS[ci].contains(at)) {
         w[Kind::Flag.index()] = 0.0;
@@ -101,12 +126,18 @@ impl AttackForecast {
 /// Forecasts the attack `from`x`to`, averaging over what the observer does
 /// not know of either piece (an attacker of unknown kind is one that moves).
 pub fn forecast_attack(pos: &Position, from: Point, to: Point) -> AttackForecast {
+    forecast_with(pos, from, to, None)
+}
+
+/// [`forecast_attack`], with the counts of `pos` already computed (the same
+/// result, faster where a position has many pieces of unknown kind).
+pub fn forecast_with(pos: &Position, from: Point, to: Point, counts: Option<&Unaccounted>) -> AttackForecast {
     let mut f = AttackForecast::default();
     let Some(def) = pos.cell(to).piece() else {
         return f;
     };
-    let pa = kind_distribution(pos, from, true);
-    let pd = kind_distribution(pos, to, false);
+    let pa = distribution_with(pos, from, true, counts);
+    let pd = distribution_with(pos, to, false, counts);
     for a in Kind::ALL {
         let wa = pa[a.index()];
         if wa == 0.0 {

@@ -7,7 +7,7 @@ use crate::action::{Action, ActionKind, Token};
 use crate::belief::BeliefSettings;
 use crate::board::Bitboard;
 use crate::board::topology::ADJACENT;
-use crate::exchange::{WIN, forecast_attack, value};
+use crate::exchange::{Unaccounted, WIN, forecast_with, value};
 use crate::players::expert;
 use crate::position::Position;
 use crate::random::Rng;
@@ -39,12 +39,15 @@ pub fn scores(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, out
         return;
     };
     let them = us.opposite();
+    // Counting the unknown pieces' possible kinds once (a classic view).
+    let counts = (pos.pieces_of(us, None) | pos.pieces_of(them, None)).any().then(|| Unaccounted::of(pos));
+    let forecast = |a: &Action| forecast_with(pos, a.from(), a.to(), counts.as_ref()).expected_gain();
     // Points of ours the enemy could attack profitably now.
     scratch.clear();
     pos.with_side_to_move(them).legal_actions(scratch);
     let mut threatened = Bitboard::EMPTY;
     for a in scratch.iter().filter(|a| a.kind() == ActionKind::Attack) {
-        if forecast_attack(pos, a.from(), a.to()).expected_gain() > 0.0 {
+        if forecast(a) > 0.0 {
             threatened.insert(a.to());
         }
     }
@@ -52,7 +55,7 @@ pub fn scores(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, out
     for &a in actions {
         let h = match a.kind() {
             ActionKind::Attack => {
-                let g = forecast_attack(pos, a.from(), a.to()).expected_gain();
+                let g = forecast(&a);
                 if g >= DECISIVE_GAIN {
                     DECISIVE_ATTACK
                 } else {
