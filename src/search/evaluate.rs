@@ -16,10 +16,6 @@ use crate::rules::{Mode, QuietResult};
 /// Centipawns per unit of `atanh(score)`: the scale of the squashing.
 pub const SCALE: f32 = 600.0;
 
-/// Share of the side to move's best immediate gain credited to it.
-const OWN_THREAT: f32 = 0.6;
-/// Share of the opponent's best immediate gain held against the side to move.
-const THEIR_THREAT: f32 = 0.25;
 /// Where only engineers take flags: the cost of having none left, and the
 /// worth of the last one.
 const NO_ENGINEER: f32 = 400.0;
@@ -41,8 +37,12 @@ const QUIET_FADE_POWER: i32 = 2;
 const FLAG_KNOWN: f32 = 100.0;
 const FLAG_DANGER: [f32; 7] = [0.0, 1000.0, 500.0, 250.0, 120.0, 60.0, 30.0];
 
-/// Value of the side's remaining material in centipawns.
-fn material(pos: &Position, c: Colour) -> f32 {
+/// The material terms of one side in centipawns: the value table's worth
+/// of what is left (removed pieces of unknown kind, as in a classic view,
+/// at the average of what is not accounted for), the engineers where only
+/// they take flags, and the bombs' loss once the enemy has no Marshal or
+/// General left.
+fn material(pos: &Position, c: Colour) -> [f32; 3] {
     let them = c.opposite();
     let mut m = 0.0;
     let alive = |k: Kind| f32::from(ARMY[k.index()].saturating_sub(pos.removed_count(c, Some(k))));
@@ -52,8 +52,6 @@ fn material(pos: &Position, c: Colour) -> f32 {
         }
         m += alive(k) * VALUES[k.index()];
     }
-    // Removed pieces of unknown kind (a classic view): the average value of
-    // what is not accounted for.
     let unknown = f32::from(pos.removed_count(c, None));
     if unknown > 0.0 {
         let mut total = 0.0;
@@ -69,23 +67,22 @@ fn material(pos: &Position, c: Colour) -> f32 {
             m -= unknown * total / n;
         }
     }
-    let rules = pos.rules();
     // Engineers: in flip they are the only flag-takers; the last ones matter most.
     let engineers = alive(Kind::Engineer);
-    if rules.flag_needs_engineer {
-        if engineers == 0.0 {
-            m -= NO_ENGINEER;
-        } else if engineers == 1.0 {
-            m += LAST_ENGINEER;
-        }
-    }
+    let engineer = if !pos.rules().flag_needs_engineer {
+        0.0
+    } else if engineers == 0.0 {
+        -NO_ENGINEER
+    } else if engineers == 1.0 {
+        LAST_ENGINEER
+    } else {
+        0.0
+    };
     // Bombs are worth most while the enemy's Marshal or General lives.
     let big_enemy = ARMY[Kind::Marshal.index()] > pos.removed_count(them, Some(Kind::Marshal))
         || ARMY[Kind::General.index()] > pos.removed_count(them, Some(Kind::General));
-    if !big_enemy {
-        m -= alive(Kind::Bomb) * BOMB_WITHOUT_TARGET;
-    }
-    m
+    let idle = if big_enemy { 0.0 } else { -alive(Kind::Bomb) * BOMB_WITHOUT_TARGET };
+    [m, engineer, idle]
 }
 
 /// Whether the enemy of `side` knows where `side`'s flag stands: always in
@@ -99,18 +96,43 @@ fn flag_known(pos: &Position, side: Colour) -> bool {
     }
 }
 
-/// The weights of the evaluation's terms that the search tunes per rule
-/// set (from [`Params`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Weights {
-    /// Weight of the flag race (0: none).
-    pub flag_race: f32,
+/// The static evaluation's terms, in centipawns for the side to move
+/// before weighting (the last, the opponent's best immediate gain, counts
+/// against it); the evaluation is their weighted sum, squashed. The
+/// order is the order of the sum. `tools/arena`'s `tune` fits the weights
+/// to game results.
+pub const TERMS: [&str; 6] = ["material", "engineers", "idlebombs", "race", "ownthreat", "theirthreat"];
+
+/// The flag race's index in [`TERMS`].
+const RACE: usize = 3;
+
+/// The weight of each of [`TERMS`] (from [`Params`], whose `SearchParams`
+/// names are the terms' names).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights(pub [f32; TERMS.len()]);
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::of(&Params::default())
+    }
 }
 
 impl Weights {
     /// The weights in `params`.
     pub fn of(params: &Params) -> Weights {
-        Weights { flag_race: params.flag_race }
+        Weights([
+            params.w_material,
+            params.w_engineers,
+            params.w_idle_bombs,
+            params.flag_race,
+            params.w_own_threat,
+            params.w_their_threat,
+        ])
+    }
+
+    /// The weighted sum of `terms`.
+    pub fn cp(&self, terms: &[f32; TERMS.len()]) -> f32 {
+        self.0.iter().zip(terms).fold(0.0, |cp, (w, t)| cp + w * t)
     }
 }
 
@@ -144,6 +166,23 @@ fn best_gain(pos: &Position, actions: &[Action]) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// The terms of the evaluation for the side to move (see [`TERMS`]) from
+/// its legal `actions`; the flag race only when `race` (it costs a
+/// distance search), else 0.
+pub fn terms(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, race: bool) -> [f32; TERMS.len()] {
+    let Some(us) = pos.side_to_move() else {
+        return [0.0; TERMS.len()];
+    };
+    let them = us.opposite();
+    let [m_us, e_us, b_us] = material(pos, us);
+    let [m_them, e_them, b_them] = material(pos, them);
+    let race = if race { flag_danger(pos, them) - flag_danger(pos, us) } else { 0.0 };
+    scratch.clear();
+    let null = pos.with_side_to_move(them);
+    null.legal_actions(scratch);
+    [m_us - m_them, e_us - e_them, b_us - b_them, race, best_gain(pos, actions), -best_gain(&null, scratch)]
+}
+
 /// The expected score for the side to move, from its legal `actions`
 /// (already generated by the caller), with the tuned `weights`. Positions
 /// before the first flip are even.
@@ -152,31 +191,52 @@ pub fn evaluate(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, w
         return 0.0;
     };
     let them = us.opposite();
-    let mut cp = material(pos, us) - material(pos, them);
-    if weights.flag_race > 0.0 {
-        cp += weights.flag_race * (flag_danger(pos, them) - flag_danger(pos, us));
-    }
-    cp += OWN_THREAT * best_gain(pos, actions);
-    scratch.clear();
-    let null = pos.with_side_to_move(them);
-    null.legal_actions(scratch);
-    cp -= THEIR_THREAT * best_gain(&null, scratch);
-    let mut score = (cp / SCALE).tanh();
+    let t = terms(pos, actions, scratch, weights.0[RACE] != 0.0);
+    let cp = weights.cp(&t);
+    let (scale, shift) = quiet_squash(pos, us, them);
+    scale * (cp / SCALE).tanh() + shift
+}
+
+/// How the quiet limit bends the squashed score `x` of the side to move
+/// `us`: the score is `scale * x + shift`.
+fn quiet_squash(pos: &Position, us: Colour, them: Colour) -> (f32, f32) {
     let rules = pos.rules();
     if rules.quiet_limit > 0 && rules.mode == Mode::Flip && rules.quiet_result == QuietResult::MorePieces {
         // Near the quiet limit the piece count decides.
         let a = (f32::from(pos.quiet()) / f32::from(rules.quiet_limit)).powi(QUIET_COUNT_POWER);
         let count = f32::from(pos.on_board(us)) - f32::from(pos.on_board(them));
-        score = (1.0 - a) * score + a * (count * PIECE_COUNT_SLOPE).tanh();
+        return (1.0 - a, a * (count * PIECE_COUNT_SLOPE).tanh());
     }
     if rules.quiet_limit > 0 && rules.mode == Mode::Classic && rules.quiet_result == QuietResult::Draw {
         // The quiet limit draws: an edge is worth less the nearer it comes,
         // so the side ahead presses for a capture and the side behind
         // stalls.
         let a = (f32::from(pos.quiet()) / f32::from(rules.quiet_limit)).powi(QUIET_FADE_POWER);
-        score *= 1.0 - a;
+        return (1.0 - a, 0.0);
     }
-    score
+    (1.0, 0.0)
+}
+
+/// One position as the tuner sees it: the terms of the side to move and
+/// how the quiet limit bends its score (`None`: no side to move).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// [`terms`] with the flag race.
+    pub terms: [f32; TERMS.len()],
+    /// The score is `scale * tanh(cp / SCALE) + shift`.
+    pub scale: f32,
+    /// See `scale`.
+    pub shift: f32,
+}
+
+/// The tuner's view of `pos` (its legal actions generated here).
+pub fn sample(pos: &Position) -> Option<Sample> {
+    let us = pos.side_to_move()?;
+    let mut actions = Vec::new();
+    pos.legal_actions(&mut actions);
+    let t = terms(pos, &actions, &mut Vec::new(), true);
+    let (scale, shift) = quiet_squash(pos, us, us.opposite());
+    Some(Sample { terms: t, scale, shift })
 }
 
 #[cfg(test)]
@@ -206,5 +266,23 @@ mod tests {
         // Where the quiet limit is decided otherwise (open keeps its edge), nothing fades.
         let open = Position::from_setup(&pos.to_setup(), Rules::OPEN).expect("valid in open");
         assert_eq!(eval_at_quiet(&open, 0), eval_at_quiet(&open, 110));
+    }
+
+    #[test]
+    fn the_evaluation_is_the_tuners_model_of_its_terms() {
+        // What `arena tune` fits must be what the search evaluates.
+        let mut weights = Weights::of(&Params::for_mode(crate::rules::Mode::Classic));
+        weights.0[RACE] = 1.5;
+        for (rules, seed) in [(Rules::CLASSIC, 3), (Rules::FLIP, 5), (Rules::OPEN, 7), (Rules::CLASSIC, 11)] {
+            for plies in [0, 40, 120] {
+                let pos = crate::random::seeded_position(rules, seed, plies);
+                let Some(s) = sample(&pos) else { continue };
+                let mut actions = Vec::new();
+                pos.legal_actions(&mut actions);
+                let direct = evaluate(&pos, &actions, &mut Vec::new(), &weights);
+                let model = s.scale * (weights.cp(&s.terms) / SCALE).tanh() + s.shift;
+                assert!((direct - model).abs() < 1e-6, "{direct} {model}");
+            }
+        }
     }
 }

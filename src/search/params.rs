@@ -158,9 +158,17 @@ tunables! {
     expert_prior: f32, "expert", [0.0, 0.0, 1.0], |x| (0.0..=1.0).contains(x), "a number from 0 to 1";
     /// Temperature of the softmax over the expert's scores, centipawns.
     expert_temp: f32, "experttemp", [100.0, 100.0, 100.0], |x| x.is_finite() && *x > 0.0, "a number > 0";
-    /// Centipawns the Marshal is worth in the evaluation's material beyond
-    /// the value table's 1000.
-    marshal_extra: f32, "marshal", [0.0, 0.0, 0.0], |x| x.is_finite(), "a number";
+    /// Weights of the static evaluation's other terms (`evaluate::TERMS`,
+    /// fitted with `arena tune`): the material,
+    w_material: f32, "material", [1.0, 1.0, 1.0], |x| x.is_finite(), "a number";
+    /// the engineers where only they take flags,
+    w_engineers: f32, "engineers", [1.0, 1.0, 1.0], |x| x.is_finite(), "a number";
+    /// the bombs left without a target,
+    w_idle_bombs: f32, "idlebombs", [1.0, 1.0, 1.0], |x| x.is_finite(), "a number";
+    /// the best immediate gain of the side to move,
+    w_own_threat: f32, "ownthreat", [0.6, 0.6, 0.6], |x| x.is_finite(), "a number";
+    /// and that of its opponent, held against it.
+    w_their_threat: f32, "theirthreat", [0.25, 0.25, 0.25], |x| x.is_finite(), "a number";
     /// How several threads search (`flip` and `open`; `classic` always
     /// searches one tree per thread).
     parallel: Parallel, "parallel", [Parallel::Root, Parallel::Root, Parallel::Root], |_| true, "root or tree";

@@ -15,3 +15,4 @@ pub mod referee;
 pub mod replay;
 pub mod runner;
 pub mod stats;
+pub mod tune;

@@ -78,6 +78,28 @@ enum Sub {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Fit the static evaluation's weights to the results of recorded games
+    /// (Texel's method, log-loss, every `holdout`-th pair held out) and
+    /// print the loss before and after and the fitted weights as
+    /// `SearchParams`.
+    Tune {
+        /// The record files (one variant).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Use every N-th position of each game.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Hold out the games of every K-th pair (0: none).
+        #[arg(long, default_value_t = 5)]
+        holdout: u64,
+        /// The starting weights as `SearchParams` words (default: the
+        /// variant's tuned values).
+        #[arg(long, default_value = "")]
+        params: String,
+        /// The terms to fit, comma-separated (default: all).
+        #[arg(long, value_delimiter = ',')]
+        fit: Vec<String>,
+    },
 }
 
 fn parse_range(s: &str) -> Result<(u64, u64), String> {
@@ -293,6 +315,47 @@ fn evidence(files: &[PathBuf], every: usize, games: Option<(u64, u64)>, out: Opt
     }
 }
 
+fn tune(files: &[PathBuf], every: usize, holdout: u64, params: &str, fit: &[String]) -> Result<(), String> {
+    use arena::tune::{Weights, fit as fit_weights, loss, rows};
+    use luzhanqi::search::evaluate::TERMS;
+    use luzhanqi::search::params::{ParamOverrides, Params};
+    let records = read_records(files, None)?;
+    let variant = records.first().ok_or("no records")?.variant;
+    if let Some(r) = records.iter().find(|r| r.variant != variant) {
+        return Err(format!("game {} is {}, not {variant}", r.game, r.variant));
+    }
+    let mode = rules_of(variant, &[]).map_err(|e| e.to_string())?.mode;
+    let overrides = ParamOverrides::parse(params).map_err(|e| format!("--params: {e}"))?;
+    let start: Weights =
+        luzhanqi::search::evaluate::Weights::of(&overrides.apply(Params::for_mode(mode))).0.map(f64::from);
+    let mut free = [fit.is_empty(); TERMS.len()];
+    for name in fit {
+        let i = TERMS
+            .iter()
+            .position(|t| t == name)
+            .ok_or(format!("--fit: no term '{name}' (terms: {})", TERMS.join(", ")))?;
+        free[i] = true;
+    }
+    let rows = rows(&records, every, holdout)?;
+    let fitted = fit_weights(&start, &free, &rows);
+    let train = |r: &arena::tune::Row| !r.held_out;
+    let held = |r: &arena::tune::Row| r.held_out;
+    let (games, held_games) = (records.len(), records.iter().filter(|r| holdout > 0 && r.pair % holdout == 0).count());
+    println!("{variant}: {} positions from {} games, {} of them held out", rows.len(), games, held_games);
+    println!("{:<12} {:>8} {:>8}", "term", "start", "fitted");
+    for (i, name) in TERMS.iter().enumerate() {
+        println!("{name:<12} {:>8.3} {:>8.3}{}", start[i], fitted[i], if free[i] { "" } else { "  (fixed)" });
+    }
+    for (what, pick) in [("train", &train as &dyn Fn(&arena::tune::Row) -> bool), ("held-out", &held)] {
+        let (ll0, se0, n) = loss(&start, &rows, pick);
+        let (ll1, se1, _) = loss(&fitted, &rows, pick);
+        println!("{what:<9} {n:>7} positions: log-loss {ll0:.4} -> {ll1:.4}, squared error {se0:.4} -> {se1:.4}");
+    }
+    let words: Vec<String> = TERMS.iter().zip(&fitted).map(|(n, w)| format!("{n}={w:.3}")).collect();
+    println!("SearchParams {}", words.join(" "));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -308,6 +371,7 @@ fn main() -> ExitCode {
             belief(&file, &BeliefArgs { engine, every, games, gamma, counts_from })
         }
         Some(Sub::Evidence { files, every, games, out }) => evidence(&files, every, games, out.as_ref()),
+        Some(Sub::Tune { files, every, holdout, params, fit }) => tune(&files, every, holdout, &params, &fit),
         None => play(cli.play, &engine_groups(&matches)),
     };
     match result {
