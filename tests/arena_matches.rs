@@ -118,6 +118,17 @@ fn greedy_against_random_in_every_variant() {
             assert_eq!(records[0].setups, records[1].setups, "{variant}");
             assert_eq!(records[0].name(Colour::Red), records[1].name(Colour::Blue));
         }
+        // `arena tune` reads the same records: one row per position with a
+        // side to move, its result that side's, and the fit lowers the loss.
+        let rows = arena::tune::rows(&records, 1, 2).unwrap();
+        let decided: Vec<&GameRecord> = records.iter().filter(|r| r.termination.by_rules()).collect();
+        assert!(rows.len() <= decided.iter().map(|r| r.plies.len()).sum::<usize>() && !rows.is_empty(), "{variant}");
+        assert!(rows.iter().all(|r| [0.0, 0.5, 1.0].contains(&r.result)));
+        assert!(rows.iter().any(|r| r.held_out) && rows.iter().any(|r| !r.held_out));
+        let start = [1.0, 1.0, 1.0, 1.0, 0.6, 0.25];
+        let fitted = arena::tune::fit(&start, &[true; 6], &rows);
+        let train = |r: &arena::tune::Row| !r.held_out;
+        assert!(arena::tune::loss(&fitted, &rows, train).0 < arena::tune::loss(&start, &rows, train).0, "{variant}");
     }
 }
 

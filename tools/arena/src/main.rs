@@ -352,7 +352,11 @@ fn tune(files: &[PathBuf], every: usize, holdout: u64, params: &str, fit: &[Stri
         println!("{what:<9} {n:>7} positions: log-loss {ll0:.4} -> {ll1:.4}, squared error {se0:.4} -> {se1:.4}");
     }
     let words: Vec<String> = TERMS.iter().zip(&fitted).map(|(n, w)| format!("{n}={w:.3}")).collect();
-    println!("SearchParams {}", words.join(" "));
+    let words = words.join(" ");
+    println!("SearchParams {words}");
+    if let Err(e) = ParamOverrides::parse(&words) {
+        println!("(the engine refuses these weights: {e}; fix that term with --fit over the others)");
+    }
     Ok(())
 }
 
