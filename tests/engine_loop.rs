@@ -295,3 +295,32 @@ fn robustness_random_and_mutated_lines() {
     h.send("stop");
     assert!(!h.engine.handle_line("quit"));
 }
+
+/// Runs a whole session as if piped from a file and returns its output.
+fn piped(session: &str) -> Vec<String> {
+    let (out, rx) = Output::channel();
+    let mut engine = Engine::new(out);
+    engine.run(session.as_bytes());
+    rx.try_iter().collect()
+}
+
+#[test]
+fn the_end_of_piped_input_finishes_bounded_work_and_stops_the_rest() {
+    // perft and bench end on their own: the end of input waits for them.
+    let perft = piped("position startpos\nperft 1\n");
+    assert!(errors(&perft).is_empty(), "{perft:?}");
+    assert!(perft.iter().any(|l| l.starts_with("nodes ")), "{perft:?}");
+    // A search with a limit is finished and answered.
+    let go = piped("position startpos\ngo nodes 2000\n");
+    let last_info = go.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    assert!(last_info.contains(" nodes 2000 "), "{go:?}");
+    assert_eq!(go.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{go:?}");
+    // Without a limit for the side to move the engine says so, and the end
+    // of input stops it like quit (still one bestmove).
+    for unbounded in ["go btime 5000", "go movestogo 5", "go rinc 1000", "go infinite"] {
+        let out = piped(&format!("position startpos\n{unbounded}\n"));
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{unbounded}: {out:?}");
+        let warned = out.iter().any(|l| l.starts_with("info string go: no limit for red to move"));
+        assert_eq!(warned, unbounded != "go infinite", "{unbounded}: {out:?}");
+    }
+}

@@ -36,6 +36,9 @@ pub const MAX_PERFT_DEPTH: u32 = 6;
 struct Running {
     control: Arc<Control>,
     handle: JoinHandle<Searcher>,
+    /// The job ends on its own (a bounded search, perft, bench): the end of
+    /// input waits for it instead of stopping it.
+    bounded: bool,
 }
 
 /// The engine: options, the current game, and the search thread.
@@ -99,7 +102,11 @@ impl Engine {
         self.send(Response::error(message));
     }
 
-    /// Reads lines until `quit` or the end of input (which counts as `quit`).
+    /// Reads lines until `quit` or the end of input. At the end of input a
+    /// job that ends on its own (a search with a limit, perft, bench) is
+    /// finished and answered, so that a session piped from a file gets its
+    /// answers; an unbounded one (`infinite`, `ponder`, no limit) is
+    /// stopped, as `quit` would.
     pub fn run<R: BufRead>(&mut self, input: R) {
         for line in input.lines() {
             let Ok(line) = line else {
@@ -110,6 +117,9 @@ impl Engine {
             if !self.handle_line(&line) {
                 return;
             }
+        }
+        if self.running.as_ref().is_some_and(|r| r.bounded) {
+            self.join();
         }
         self.quit();
     }
@@ -284,8 +294,19 @@ impl Engine {
         let pos = View::told(self.pos.clone());
         let game = (self.base.clone(), self.history.clone());
         let player = self.opts.player;
-        self.spawn("go", move |searcher, control, out| {
-            let limits = report::limits_of(&go);
+        let limits = report::limits_of(&go);
+        let mover = self.pos.side_to_move();
+        let bounded = match player {
+            PlayerKind::Mcts | PlayerKind::Flat => limits.ends_on_its_own(mover),
+            PlayerKind::Random | PlayerKind::Greedy | PlayerKind::Expert => !limits.infinite && !limits.ponder,
+        };
+        if !bounded && !limits.infinite && !limits.ponder {
+            let side = mover.unwrap_or(Colour::Red);
+            self.send(Response::InfoString(format!(
+                "go: no limit for {side} to move (movetime, nodes, depth or its clock); searching until stop"
+            )));
+        }
+        self.spawn("go", bounded, move |searcher, control, out| {
             let mut send = |e: Event| out.send(&report::response_of(&e));
             let (best, ponder) = match player {
                 PlayerKind::Mcts => {
@@ -322,6 +343,7 @@ impl Engine {
     fn spawn(
         &mut self,
         name: &str,
+        bounded: bool,
         job: impl FnOnce(&mut Searcher, &Control, &Output) -> Vec<Response> + Send + 'static,
     ) {
         let control = Arc::new(Control::default());
@@ -337,7 +359,7 @@ impl Engine {
             searcher
         });
         match spawned {
-            Ok(handle) => self.running = Some(Running { control, handle }),
+            Ok(handle) => self.running = Some(Running { control, handle, bounded }),
             Err(e) => {
                 self.searcher = Some(Searcher::new());
                 self.error(format!("{name}: cannot start the worker thread: {e}"));
@@ -388,7 +410,7 @@ impl Engine {
             ));
         }
         let pos = self.pos.clone();
-        self.spawn("perft", move |_, control, _| {
+        self.spawn("perft", true, move |_, control, _| {
             let start = Instant::now();
             match divide_until(&pos, depth, &|| control.stopped()) {
                 Ok(_) if control.stopped() => vec![Response::error("perft stopped")],
@@ -411,7 +433,7 @@ impl Engine {
     }
 
     fn bench(&mut self) {
-        self.spawn("bench", |_, control, out| {
+        self.spawn("bench", true, |_, control, out| {
             let (nodes, nps) = crate::search::bench::run(&mut |l| out.send(&Response::InfoString(l)), control);
             if control.stopped() {
                 vec![Response::error("bench stopped")]

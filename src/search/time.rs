@@ -41,6 +41,27 @@ impl Limits {
     pub fn movetime(ms: u64) -> Limits {
         Limits { movetime: Some(ms), ..Limits::default() }
     }
+
+    /// The clock and increment of `mover` (`None` before the first flip
+    /// of a flip game: the first player's clock is Red's).
+    pub fn clock_of(&self, mover: Option<Colour>) -> (Option<u64>, Option<u64>) {
+        let side = mover.unwrap_or(Colour::Red).index();
+        (self.time[side], self.inc[side])
+    }
+
+    /// Whether a search under these limits ends on its own with `mover` to
+    /// move: not `infinite` or `ponder`, and a movetime, nodes, depth or
+    /// the mover's clock ([`Limits::clock_of`]).
+    pub fn ends_on_its_own(&self, mover: Option<Colour>) -> bool {
+        if self.infinite || self.ponder {
+            return false;
+        }
+        self.clock_of(mover).0.is_some()
+            || self.movetime.is_some()
+            || self.nodes.is_some()
+            || self.depth.is_some()
+            || self.best_visits.is_some()
+    }
 }
 
 /// When a search should stop on its own.
@@ -77,8 +98,7 @@ impl Budget {
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
             return Budget { soft: Some(t), hard: Some(t) };
         }
-        let side = mover.unwrap_or(Colour::Red).index();
-        let (time, inc) = (go.time[side], go.inc[side]);
+        let (time, inc) = go.clock_of(mover);
         let Some(time) = time else {
             return Budget::UNLIMITED;
         };
