@@ -320,7 +320,7 @@ fn the_end_of_piped_input_finishes_bounded_work_and_stops_the_rest() {
     for unbounded in ["go btime 5000", "go movestogo 5", "go rinc 1000", "go infinite"] {
         let out = piped(&format!("position startpos\n{unbounded}\n"));
         assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{unbounded}: {out:?}");
-        let warned = out.iter().any(|l| l.starts_with("info string go: no limit for red to move"));
+        let warned = out.iter().any(|l| l.starts_with("info string warning: go: no limit for red to move"));
         assert_eq!(warned, unbounded != "go infinite", "{unbounded}: {out:?}");
     }
 }

@@ -303,7 +303,7 @@ impl Engine {
         if !bounded && !limits.infinite && !limits.ponder {
             let side = mover.unwrap_or(Colour::Red);
             self.send(Response::InfoString(format!(
-                "go: no limit for {side} to move (movetime, nodes, depth or its clock); searching until stop"
+                "warning: go: no limit for {side} to move (movetime, nodes, depth or its clock); searching until stop"
             )));
         }
         self.spawn("go", bounded, move |searcher, control, out| {
