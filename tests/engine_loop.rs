@@ -324,3 +324,21 @@ fn the_end_of_piped_input_finishes_bounded_work_and_stops_the_rest() {
         assert_eq!(warned, unbounded != "go infinite", "{unbounded}: {out:?}");
     }
 }
+
+#[test]
+fn error_lines_are_short_and_printable_whatever_the_input() {
+    let mut h = Harness::new();
+    // A 1 MB line comes back as a short error that keeps its start and end.
+    let long = format!("{} go", "x".repeat(1 << 20));
+    let out = h.send(&long);
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 1, "{}", out.len());
+    assert!(errs[0].len() < 400 && errs[0].contains("characters left out"), "{}", errs[0].len());
+    assert!(errs[0].starts_with("info string error: unknown command 'xxx"), "{}", &errs[0][..60]);
+    assert!(errs[0].ends_with("xxx'"), "{}", errs[0]);
+    // NUL and ESC are escaped, not sent raw.
+    let out = h.send("go\u{0}\u{1b}[31m");
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 1, "{out:?}");
+    assert!(!errs[0].chars().any(char::is_control) && errs[0].contains("\\u{1b}"), "{:?}", errs[0]);
+}

@@ -144,7 +144,7 @@ pub enum Response {
 impl Response {
     /// `info string error: <message>`.
     pub fn error(message: impl fmt::Display) -> Response {
-        Response::InfoString(format!("error: {message}"))
+        Response::InfoString(format!("error: {}", printable(&message.to_string())))
     }
 
     /// Whether this is an `info string error: ...` line.
@@ -230,4 +230,30 @@ impl fmt::Display for Response {
             Response::Text(s) => f.write_str(s),
         }
     }
+}
+
+/// An error text's head and tail kept when it is longer than both (a 1 MB
+/// input line echoed back would otherwise come back whole), in characters.
+const ERROR_HEAD: usize = 160;
+const ERROR_TAIL: usize = 100;
+
+/// `text` fit for one protocol line: control characters (NUL, ESC, ...)
+/// escaped as `\u{..}`, and a long text cut in the middle, keeping its start
+/// and its end (where the reason usually is).
+fn printable(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            escaped.extend(c.escape_unicode());
+        } else {
+            escaped.push(c);
+        }
+    }
+    let n = escaped.chars().count();
+    if n <= ERROR_HEAD + ERROR_TAIL {
+        return escaped;
+    }
+    let head: String = escaped.chars().take(ERROR_HEAD).collect();
+    let tail: String = escaped.chars().skip(n - ERROR_TAIL).collect();
+    format!("{head}... ({} characters left out) ...{tail}", n - ERROR_HEAD - ERROR_TAIL)
 }
