@@ -15,7 +15,15 @@ use luzhanqi::random::seeded_position;
 use luzhanqi::{Position, Variant};
 
 #[derive(Parser)]
-#[command(name = "luzhanqi", version, about = "A Luzhanqi (army chess) engine speaking ULI on stdin/stdout")]
+#[command(
+    name = "luzhanqi",
+    version,
+    about = "A Luzhanqi (army chess) engine speaking ULI on stdin/stdout",
+    after_help = "Without a command the engine reads the ULI protocol on stdin and answers on stdout: \
+type `uli` first, `quit` or end of input (Ctrl-D) to leave. Every command and option is in protocol.md \
+(in the source repository). Logs go to stderr, never to stdout (RUST_LOG=info, debug or trace); setoption name \
+DebugLogFile value FILE writes the protocol exchange to FILE."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -342,3 +342,12 @@ fn error_lines_are_short_and_printable_whatever_the_input() {
     assert_eq!(errs.len(), 1, "{out:?}");
     assert!(!errs[0].chars().any(char::is_control) && errs[0].contains("\\u{1b}"), "{:?}", errs[0]);
 }
+
+#[test]
+fn help_says_how_to_talk_to_the_engine() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_luzhanqi")).arg("--help").output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needed in ["ULI", "`uli` first", "quit", "Ctrl-D", "protocol.md", "RUST_LOG", "stderr"] {
+        assert!(text.contains(needed), "--help lacks {needed}: {text}");
+    }
+}
