@@ -38,7 +38,8 @@ enum Command {
         /// Rule set: flip, classic, open or ccgc.
         #[arg(long, default_value = "flip")]
         variant: Variant,
-        /// Position string (default: the start of the variant).
+        /// Position string (default: the start of flip; the other variants
+        /// start on an empty board and need one).
         #[arg(long)]
         fen: Option<String>,
         /// History tokens to play first.
@@ -61,6 +62,11 @@ fn perft_command(depth: u32, variant: Variant, fen: Option<String>, moves: &[Str
     let rules = variant.rules();
     let mut pos = match fen {
         Some(f) => parse_position(&f, rules).map_err(|e| e.to_string())?,
+        None if rules.has_deployment() => {
+            return Err(format!(
+                "{variant} starts on an empty board (each side deploys first): give the position with --fen"
+            ));
+        }
         None => Position::startpos(rules),
     };
     for m in moves {

@@ -351,3 +351,15 @@ fn help_says_how_to_talk_to_the_engine() {
         assert!(text.contains(needed), "--help lacks {needed}: {text}");
     }
 }
+
+#[test]
+fn perft_of_a_variant_that_deploys_first_asks_for_a_position() {
+    let bin = env!("CARGO_BIN_EXE_luzhanqi");
+    let out = std::process::Command::new(bin).args(["perft", "2", "--variant", "open"]).output().expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("open starts on an empty board") && err.contains("--fen"), "{err}");
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    let flip = std::process::Command::new(bin).args(["perft", "1"]).output().expect("runs");
+    assert!(flip.status.success() && String::from_utf8_lossy(&flip.stdout).contains("nodes "));
+}
