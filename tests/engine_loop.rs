@@ -363,3 +363,29 @@ fn perft_of_a_variant_that_deploys_first_asks_for_a_position() {
     let flip = std::process::Command::new(bin).args(["perft", "1"]).output().expect("runs");
     assert!(flip.status.success() && String::from_utf8_lossy(&flip.stdout).contains("nodes "));
 }
+
+#[test]
+fn classic_go_refuses_a_side_to_move_with_unnamed_pieces() {
+    let mut h = Harness::new();
+    h.send("setoption name Variant value classic");
+    let named = "b?b?b?b?b?/b?b?b?b?b?/b?1b?1b?/b?b?1b?b?/b?1b?1b?/b?b?b?b?b?/\
+                 r7r6r5r4r9/r11r81r6/r2r31r3r1/r21r21r7/r5r4r3rBrM/rBrFrMrMr1 r 0 0 -";
+    // Every red piece unnamed: each red kind letter or rank becomes '?'.
+    let mut red_hidden = String::new();
+    let mut chars = named.chars().peekable();
+    while let Some(c) = chars.next() {
+        red_hidden.push(c);
+        if c == 'r' && chars.peek().is_some_and(|n| *n != ' ') {
+            chars.next();
+            red_hidden.push('?');
+        }
+    }
+    assert!(errors(&h.send(&format!("position fen {red_hidden}"))).is_empty(), "{red_hidden}");
+    let out = h.send_wait("go nodes 100", "bestmove");
+    assert!(out.iter().any(|l| l.contains("go: 25 of red's pieces are unnamed")), "{out:?}");
+    assert!(out.contains(&"bestmove none".to_owned()), "{out:?}");
+    // Its own pieces named, the same position is searched.
+    h.send(&format!("position fen {named}"));
+    let out = h.send_wait("go nodes 100", "bestmove");
+    assert!(errors(&out).is_empty() && !out.contains(&"bestmove none".to_owned()), "{out:?}");
+}

@@ -22,6 +22,7 @@ use crate::players::{PlayerKind, expert, greedy, random};
 use crate::position::{Position, View};
 use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command};
 use crate::random::{Rng, rng};
+use crate::rules::Mode;
 use crate::search::{BELIEF_SAMPLES, Control, Event, SearchConfig, Searcher, flat};
 use options::{BeliefModel, Effect, Options, SetupStyle};
 use output::Output;
@@ -288,6 +289,15 @@ impl Engine {
         if let Some(r) = self.pos.outcome() {
             self.send(Response::InfoString(format!("game over: {r}")));
             return self.send(Response::BestMove { action: None, ponder: None });
+        }
+        if let Some(mover) = self.pos.side_to_move().filter(|_| self.pos.rules().mode == Mode::Classic) {
+            let unnamed = self.pos.pieces_of(mover, None).count();
+            if unnamed > 0 {
+                self.error(format!(
+                    "go: {unnamed} of {mover}'s pieces are unnamed; in classic the engine plays the side to move, and the position must name that side's own pieces"
+                ));
+                return self.send(Response::BestMove { action: None, ponder: None });
+            }
         }
         let cfg = self.search_config();
         // What the GUI told us is all we know.
