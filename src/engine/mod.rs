@@ -290,7 +290,8 @@ impl Engine {
             self.send(Response::InfoString(format!("game over: {r}")));
             return self.send(Response::BestMove { action: None, ponder: None });
         }
-        if let Some(mover) = self.pos.side_to_move().filter(|_| self.pos.rules().mode == Mode::Classic) {
+        let mover = self.pos.side_to_move();
+        if let Some(mover) = mover.filter(|_| self.pos.rules().mode == Mode::Classic) {
             let unnamed = self.pos.pieces_of(mover, None).count();
             if unnamed > 0 {
                 self.error(format!(
@@ -305,7 +306,6 @@ impl Engine {
         let game = (self.base.clone(), self.history.clone());
         let player = self.opts.player;
         let limits = report::limits_of(&go);
-        let mover = self.pos.side_to_move();
         let bounded = match player {
             PlayerKind::Mcts | PlayerKind::Flat => limits.ends_on_its_own(mover),
             PlayerKind::Random | PlayerKind::Greedy | PlayerKind::Expert => !limits.infinite && !limits.ponder,

@@ -190,16 +190,16 @@ pub fn evaluate(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, w
     let Some(us) = pos.side_to_move() else {
         return 0.0;
     };
-    let them = us.opposite();
     let t = terms(pos, actions, scratch, weights.0[RACE] != 0.0);
     let cp = weights.cp(&t);
-    let (scale, shift) = quiet_squash(pos, us, them);
+    let (scale, shift) = quiet_squash(pos, us);
     scale * (cp / SCALE).tanh() + shift
 }
 
 /// How the quiet limit bends the squashed score `x` of the side to move
 /// `us`: the score is `scale * x + shift`.
-fn quiet_squash(pos: &Position, us: Colour, them: Colour) -> (f32, f32) {
+fn quiet_squash(pos: &Position, us: Colour) -> (f32, f32) {
+    let them = us.opposite();
     let rules = pos.rules();
     if rules.quiet_limit > 0 && rules.mode == Mode::Flip && rules.quiet_result == QuietResult::MorePieces {
         // Near the quiet limit the piece count decides.
@@ -235,7 +235,7 @@ pub fn sample(pos: &Position) -> Option<Sample> {
     let mut actions = Vec::new();
     pos.legal_actions(&mut actions);
     let t = terms(pos, &actions, &mut Vec::new(), true);
-    let (scale, shift) = quiet_squash(pos, us, us.opposite());
+    let (scale, shift) = quiet_squash(pos, us);
     Some(Sample { terms: t, scale, shift })
 }
 

@@ -340,7 +340,7 @@ fn tune(files: &[PathBuf], every: usize, holdout: u64, params: &str, fit: &[Stri
     let fitted = fit_weights(&start, &free, &rows);
     let train = |r: &arena::tune::Row| !r.held_out;
     let held = |r: &arena::tune::Row| r.held_out;
-    let (games, held_games) = (records.len(), records.iter().filter(|r| holdout > 0 && r.pair % holdout == 0).count());
+    let (games, held_games) = (records.len(), records.iter().filter(|r| arena::tune::held_out(r, holdout)).count());
     println!("{variant}: {} positions from {} games, {} of them held out", rows.len(), games, held_games);
     println!("{:<12} {:>8} {:>8}", "term", "start", "fitted");
     for (i, name) in TERMS.iter().enumerate() {

@@ -38,16 +38,12 @@ pub struct Row {
 pub fn rows(records: &[GameRecord], every: usize, holdout: u64) -> Result<Vec<Row>, String> {
     let mut out = Vec::new();
     for rec in records {
-        let decided = matches!(
-            rec.termination,
-            Termination::Flag | Termination::NoAction | Termination::QuietLimit | Termination::MaxPlies
-        );
-        if !decided {
+        if !(rec.termination.by_rules() || rec.termination == Termination::MaxPlies) {
             continue;
         }
         let rules = rules_of(rec.variant, &rec.toggles).map_err(|e| e.to_string())?;
         let Ok(mut referee) = start(rec, rules)? else { continue };
-        let held_out = holdout > 0 && rec.pair % holdout == 0;
+        let held_out = held_out(rec, holdout);
         for (i, p) in rec.plies.iter().enumerate() {
             if i % every.max(1) == 0 {
                 let truth = referee.truth();
@@ -64,6 +60,12 @@ pub fn rows(records: &[GameRecord], every: usize, holdout: u64) -> Result<Vec<Ro
         }
     }
     Ok(out)
+}
+
+/// Whether `rec` is held out of the fit: its pair is a multiple of
+/// `holdout` (0: nothing is held out).
+pub fn held_out(rec: &GameRecord, holdout: u64) -> bool {
+    holdout > 0 && rec.pair % holdout == 0
 }
 
 /// The model's probability that the side to move wins, and its derivative
