@@ -65,7 +65,7 @@ pub fn rows(records: &[GameRecord], every: usize, holdout: u64) -> Result<Vec<Ro
 /// Whether `rec` is held out of the fit: its pair is a multiple of
 /// `holdout` (0: nothing is held out).
 pub fn held_out(rec: &GameRecord, holdout: u64) -> bool {
-    holdout > 0 && rec.pair % holdout == 0
+    holdout > 0 && rec.pair.is_multiple_of(holdout)
 }
 
 /// The model's probability that the side to move wins, and its derivative
