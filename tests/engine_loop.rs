@@ -389,3 +389,115 @@ fn classic_go_refuses_a_side_to_move_with_unnamed_pieces() {
     let out = h.send_wait("go nodes 100", "bestmove");
     assert!(errors(&out).is_empty() && !out.contains(&"bestmove none".to_owned()), "{out:?}");
 }
+
+/// The `info` lines of a search's output (not `info string`, belief or
+/// root statistics).
+fn infos(lines: &[String]) -> Vec<luzhanqi::protocol::Info> {
+    lines
+        .iter()
+        .filter_map(|l| match parse_response(l) {
+            Ok(Response::Info(i)) => Some(i),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A `flip` middle game and a `classic` view to analyse (issue 17 item 8).
+fn analysis_positions() -> [(&'static str, String); 2] {
+    let flip = luzhanqi::random::seeded_position(luzhanqi::Rules::FLIP, 21, 40).to_string();
+    let classic = "position fen b?b?b?b?b?/b?b?b?b?b?/b?1b?1b?/b?b?1b?b?/b?1b?1b?/b?b?b?b?b?/r7r6r5r4r9/r11r81r6/r2r31r3r1/r21r21r7/r5r4r3rBrM/rBrFrMrMr1 r 0 0 - moves e6xe7+ a7xa6-";
+    [("flip", format!("position fen {flip}")), ("classic", classic.to_owned())]
+}
+
+#[test]
+fn multipv_lines_are_ranked_and_the_first_is_the_single_line() {
+    for (variant, position) in analysis_positions() {
+        let run = |multipv: u32| {
+            let mut h = Harness::new();
+            h.send(&format!("setoption name Variant value {variant}"));
+            h.send("setoption name Seed value 7");
+            h.send(&format!("setoption name MultiPV value {multipv}"));
+            let out = h.send(&position);
+            assert!(errors(&out).is_empty(), "{out:?}");
+            h.send_wait("go nodes 3000", "bestmove")
+        };
+        let single = run(1);
+        let multi = run(3);
+        assert_eq!(single.last(), multi.last(), "{variant}: the same bestmove");
+        let last_single = infos(&single).pop().unwrap();
+        let all = infos(&multi);
+        let last: Vec<_> = all[all.len() - 3..].to_vec();
+        assert_eq!(last.iter().map(|i| i.multipv).collect::<Vec<_>>(), [Some(1), Some(2), Some(3)], "{variant}");
+        let untimed = |i: &luzhanqi::protocol::Info| luzhanqi::protocol::Info {
+            time: None,
+            nps: None,
+            multipv: None,
+            ..i.clone()
+        };
+        assert_eq!(untimed(&last[0]), untimed(&last_single), "{variant}: line 1 is the single-PV line");
+        let firsts: Vec<_> = last.iter().map(|i| i.pv[0]).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2], "{variant}: {firsts:?}");
+        let best = single.last().unwrap();
+        assert!(best == &format!("bestmove {}", firsts[0]) || best.starts_with(&format!("bestmove {} ", firsts[0])));
+        for i in &all {
+            assert!(i.seldepth >= i.depth, "{variant}: {i:?}");
+        }
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root_and_root_stats_list_it() {
+    for (variant, position) in analysis_positions() {
+        let mut h = Harness::new();
+        h.send(&format!("setoption name Variant value {variant}"));
+        h.send("setoption name Seed value 3");
+        h.send(&position);
+        let mut legal = Vec::new();
+        h.engine.position().legal_actions(&mut legal);
+        let (a, b) = (legal[legal.len() - 1], legal[legal.len() / 2]);
+        h.send("setoption name ShowRootStats value true");
+        let out = h.send_wait(&format!("go nodes 500 searchmoves {a} {b} a1-a2"), "bestmove");
+        let best = out.last().unwrap().split(' ').nth(1).unwrap();
+        assert!(best == a.to_string() || best == b.to_string(), "{out:?}");
+        let warned = out.iter().any(|l| l.starts_with("info string warning: go searchmoves: a1-a2 is not legal"));
+        assert!(warned != legal.iter().any(|x| x.to_string() == "a1-a2"), "{out:?}");
+        let roots: Vec<_> = out
+            .iter()
+            .filter_map(|l| match parse_response(l) {
+                Ok(Response::RootStat(r)) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let last_two = &roots[roots.len() - 2..];
+        let mut acts: Vec<_> = last_two.iter().map(|r| r.action).collect();
+        acts.sort_by_key(|x| x.to_u16());
+        let mut want = vec![a, b];
+        want.sort_by_key(|x| x.to_u16());
+        assert_eq!(acts, want, "{variant}: {out:?}");
+        assert_eq!(last_two.iter().map(|r| r.visits).sum::<u64>(), 500, "{variant}");
+        assert!(last_two[0].visits >= last_two[1].visits);
+        assert!(last_two.iter().all(|r| r.prior > 0.0), "{variant}: {last_two:?}");
+        // The next search is not restricted.
+        h.send("setoption name ShowRootStats value false");
+        h.send("setoption name MultiPV value 256");
+        let out = h.send_wait("go nodes 500", "bestmove");
+        let lines = infos(&out);
+        let last_report = lines.iter().filter(|i| i.multipv.is_some()).count();
+        assert!(last_report > 2, "{variant}: {out:?}");
+    }
+}
+
+#[test]
+fn infinite_search_reports_at_once() {
+    let mut h = Harness::new();
+    h.send("position startpos");
+    let t = Instant::now();
+    h.send("go infinite");
+    let first = h.rx.recv_timeout(Duration::from_secs(5)).expect("an info line");
+    let waited = t.elapsed();
+    assert!(first.starts_with("info depth"), "{first}");
+    if std::env::var_os("LUZHANQI_SKIP_TIMING_ASSERTS").is_none() {
+        assert!(waited < Duration::from_millis(300), "first info after {waited:?}");
+    }
+    h.send_wait("stop", "bestmove");
+}

@@ -7,7 +7,7 @@ use luzhanqi::deployment::Deployment;
 use luzhanqi::engine::options::Options;
 use luzhanqi::notation::{parse_action, parse_point, parse_setup};
 use luzhanqi::protocol::{
-    Belief, Command, Go, Info, ParseError, PositionStart, Response, Score, parse_command, parse_response,
+    Belief, Command, Go, Info, ParseError, PositionStart, Response, RootStatLine, Score, parse_command, parse_response,
 };
 use luzhanqi::random::{random_start, random_step, rng};
 use luzhanqi::{Colour, Kind, Rules, Token};
@@ -42,6 +42,11 @@ fn commands() -> Vec<Command> {
         Command::Go(Go { nodes: Some(10_000), depth: Some(7), ..Go::default() }),
         Command::Go(Go { infinite: true, ..Go::default() }),
         Command::Go(Go { ponder: true, rtime: Some(1000), btime: Some(1000), ..Go::default() }),
+        Command::Go(Go {
+            nodes: Some(500),
+            searchmoves: ["a4-a5", "c3", "a6xa7"].iter().map(|a| parse_action(a).unwrap()).collect(),
+            ..Go::default()
+        }),
         Command::GoSetup(None),
         Command::GoSetup(Some(Colour::Red)),
         Command::GoSetup(Some(Colour::Blue)),
@@ -78,6 +83,9 @@ fn command_errors_are_typed() {
         ("go nodes 1e6", "go: bad value '1e6' for nodes"),
         ("go depth 99999999999", "go: bad value '99999999999' for depth"),
         ("go sideways", "go: unexpected 'sideways'"),
+        ("go searchmoves", "go: missing an action after 'searchmoves'"),
+        ("go searchmoves nodes 5", "go: missing an action after 'searchmoves'"),
+        ("go searchmoves a4-a5 zz", "go: bad value 'zz' for searchmoves"),
         ("go setup g", "go: bad value 'g' for setup colour"),
         ("go setup r b", "go: unexpected 'b'"),
         ("position", "position: missing 'startpos' or 'fen'"),
@@ -117,6 +125,7 @@ fn responses() -> Vec<Response> {
         Response::Info(Info {
             depth: Some(5),
             seldepth: Some(12),
+            multipv: None,
             nodes: Some(123_456),
             nps: Some(98_000),
             time: Some(1260),
@@ -125,6 +134,19 @@ fn responses() -> Vec<Response> {
             pv: ["c3", "a4-a5", "a6xa7"].iter().map(|a| parse_action(a).unwrap()).collect(),
         }),
         Response::Info(Info { nodes: Some(5), ..Info::default() }),
+        Response::Info(Info {
+            depth: Some(2),
+            multipv: Some(3),
+            score: Some(Score { cp: 12, wdl: Some((517, 0, 483)) }),
+            pv: ["c3", "a4-a5"].iter().map(|a| parse_action(a).unwrap()).collect(),
+            ..Info::default()
+        }),
+        Response::RootStat(RootStatLine {
+            action: parse_action("a6xa7").unwrap(),
+            visits: 1234,
+            score: Score { cp: -10_000, wdl: Some((0, 0, 1000)) },
+            prior: 0.0871,
+        }),
         Response::Belief(Belief {
             at: parse_point("c7").unwrap(),
             kinds: vec![(Kind::Marshal, 0.125), (Kind::Bomb, 0.5), (Kind::Engineer, 0.375)],
@@ -162,6 +184,10 @@ fn response_errors_are_typed() {
         "info pv c3 q9",
         "info belief z9 9:0.5",
         "info belief c7 9:1.5",
+        "info rootstat c3 visits 5 score cp 1 wdl 500 0 500",
+        "info rootstat c3 visits 5 score cp 1 wdl 500 0 500 prior 1.5",
+        "info rootstat q9 visits 5 score cp 1 wdl 500 0 500 prior 0.5",
+        "info multipv x",
         "option name X",
         "option name X type spin default 1 min 0",
         "option name X type check default maybe",

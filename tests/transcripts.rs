@@ -137,3 +137,136 @@ fn golden_transcripts() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// One documented exchange: the lines sent, and the lines expected back
+/// in order, `None` where the document leaves lines out (`...`).
+struct Example {
+    source: String,
+    input: String,
+    expected: Vec<Option<String>>,
+}
+
+/// The exchanges of protocol.md (code blocks with `> ` lines sent and
+/// `< ` lines answered; indented lines are narration) and the README's
+/// example session (a block opened by `$ cargo run --release`: a line that
+/// parses as a command is sent, any other is answered; `...` leaves lines
+/// out, and an answer's text after a run of spaces is a comment).
+fn documented_examples() -> Vec<Example> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut examples = Vec::new();
+    for doc in ["protocol.md", "README.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).expect("doc");
+        let mut block: Option<Vec<&str>> = None;
+        let mut n = 0;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                match block.take() {
+                    Some(lines) => {
+                        n += 1;
+                        if let Some(e) = example_of(&lines, format!("{doc} block {n}")) {
+                            examples.push(e);
+                        }
+                    }
+                    None => block = Some(Vec::new()),
+                }
+                continue;
+            }
+            if let Some(b) = block.as_mut() {
+                b.push(line);
+            }
+        }
+    }
+    examples
+}
+
+fn example_of(lines: &[&str], source: String) -> Option<Example> {
+    let quoted = lines.iter().any(|l| l.starts_with("> "));
+    let session = lines.first() == Some(&"$ cargo run --release");
+    if !quoted && !session {
+        return None;
+    }
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    for line in lines {
+        let (sent, answer) = if quoted {
+            match (line.strip_prefix("> "), line.strip_prefix("< ")) {
+                (Some(s), _) => (Some(s), None),
+                (_, Some(a)) => (None, Some(a)),
+                _ => (None, None),
+            }
+        } else if line.starts_with('$') {
+            (None, None)
+        } else if luzhanqi::protocol::parse_command(line).is_ok() {
+            (Some(*line), None)
+        } else {
+            (None, Some(line.split("   ").next().unwrap_or(line).trim_end()))
+        };
+        if let Some(s) = sent {
+            input.push_str(s);
+            input.push('\n');
+        }
+        match answer {
+            Some(a) if a.starts_with("...") || a == "info ..." => {
+                if a == "info ..." {
+                    // `info ...`: one or more info lines.
+                    expected.push(Some("info".to_owned()));
+                }
+                expected.push(None);
+            }
+            Some(a) => expected.push(Some(mask(a))),
+            None => {}
+        }
+    }
+    Some(Example { source, input, expected })
+}
+
+/// Whether `got` holds the `expected` lines in order, consecutive except
+/// where a `None` leaves lines out; `Some("info")` matches any `info` line
+/// with search figures.
+fn matches(expected: &[Option<String>], got: &[&str]) -> Result<(), String> {
+    let mut at = 0;
+    let mut gap = false;
+    for e in expected {
+        let Some(e) = e else {
+            gap = true;
+            continue;
+        };
+        let fits = |l: &str| if e == "info" { l.starts_with("info depth") } else { l == e };
+        loop {
+            match got.get(at) {
+                Some(l) if fits(l) => break,
+                Some(_) if gap => at += 1,
+                Some(l) => return Err(format!("expected '{e}', got '{l}' (line {})", at + 1)),
+                None => return Err(format!("expected '{e}', the output ended")),
+            }
+        }
+        at += 1;
+        gap = false;
+    }
+    Ok(())
+}
+
+#[test]
+fn readme_and_protocol_examples() {
+    let examples = documented_examples();
+    let sources: Vec<&str> = examples.iter().map(|e| e.source.as_str()).collect();
+    assert!(examples.len() >= 3, "{sources:?}");
+    let mut failures = Vec::new();
+    for e in &examples {
+        let got = run(&e.input);
+        let lines: Vec<&str> = got.lines().collect();
+        if let Err(why) = matches(&e.expected, &lines) {
+            failures.push(format!("{}: {why}\n--- got\n{got}", e.source));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn example_matching_can_fail() {
+    let want = |v: &[&str]| v.iter().map(|s| (*s != "...").then(|| s.to_string())).collect::<Vec<_>>();
+    assert!(matches(&want(&["a", "...", "c"]), &["a", "b", "c"]).is_ok());
+    assert!(matches(&want(&["a", "c"]), &["a", "b", "c"]).is_err());
+    assert!(matches(&want(&["a", "b"]), &["a"]).is_err());
+    assert!(matches(&want(&["b", "a"]), &["a", "b"]).is_err());
+}

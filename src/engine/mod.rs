@@ -267,6 +267,9 @@ impl Engine {
             params: self.opts.search_params,
             belief: self.belief_settings(),
             show_belief: self.opts.show_belief,
+            multipv: self.opts.multipv,
+            root_stats: self.opts.show_root_stats,
+            searchmoves: Vec::new(),
         }
     }
 
@@ -300,7 +303,8 @@ impl Engine {
                 return self.send(Response::BestMove { action: None, ponder: None });
             }
         }
-        let cfg = self.search_config();
+        let mut cfg = self.search_config();
+        cfg.searchmoves = self.searchmoves(&go.searchmoves);
         // What the GUI told us is all we know.
         let pos = View::told(self.pos.clone());
         let game = (self.base.clone(), self.history.clone());
@@ -317,7 +321,7 @@ impl Engine {
             )));
         }
         self.spawn("go", bounded, move |searcher, control, out| {
-            let mut send = |e: Event| out.send(&report::response_of(&e));
+            let mut send = |e: Event| report::responses_of(&e).iter().for_each(|r| out.send(r));
             let (best, ponder) = match player {
                 PlayerKind::Mcts => {
                     searcher.set_game(game.0, game.1);
@@ -345,6 +349,30 @@ impl Engine {
             };
             vec![Response::BestMove { action: best, ponder }]
         });
+    }
+
+    /// The legal actions among `go searchmoves`: an illegal one is left out
+    /// with a warning; when none is legal, every action is searched.
+    fn searchmoves(&self, asked: &[crate::action::Action]) -> Vec<crate::action::Action> {
+        if asked.is_empty() {
+            return Vec::new();
+        }
+        let mut legal = Vec::new();
+        self.pos.legal_actions(&mut legal);
+        let mut kept = Vec::new();
+        for a in asked {
+            if !legal.contains(a) {
+                self.send(Response::InfoString(format!("warning: go searchmoves: {a} is not legal here; left out")));
+            } else if !kept.contains(a) {
+                kept.push(*a);
+            }
+        }
+        if kept.is_empty() {
+            self.send(Response::InfoString(
+                "warning: go searchmoves: none of the actions is legal; searching every action".to_owned(),
+            ));
+        }
+        kept
     }
 
     /// Runs `job` on the worker thread with the searcher, the stop flags and

@@ -32,8 +32,12 @@ pub struct Options {
     pub debug_log_file: String,
     /// Whether the GUI may send `go ponder` (informative).
     pub ponder: bool,
+    /// Report this many best root actions, each as its own `info` line.
+    pub multipv: usize,
     /// Print the belief about enemy pieces before `bestmove` (`classic`).
     pub show_belief: bool,
+    /// Follow each progress report with one line per root action.
+    pub show_root_stats: bool,
     /// What the search believes about hidden enemy pieces (`classic`).
     pub belief_model: BeliefModel,
     /// How `go setup` deploys.
@@ -103,7 +107,9 @@ impl Default for Options {
             player: PlayerKind::Mcts,
             debug_log_file: String::new(),
             ponder: false,
+            multipv: 1,
             show_belief: false,
+            show_root_stats: false,
             belief_model: BeliefModel::Inference,
             setup_style: SetupStyle::Scored,
             soft_evidence: true,
@@ -158,7 +164,7 @@ enum Row {
 }
 
 /// The engine's own options announced before the rule settings.
-const BEFORE_RULES: [(Setting<Options>, Effect); 7] = [
+const BEFORE_RULES: [(Setting<Options>, Effect); 8] = [
     (
         Setting {
             name: "Variant",
@@ -208,12 +214,34 @@ const BEFORE_RULES: [(Setting<Options>, Effect); 7] = [
     ),
     (Setting { name: "Player", field: combo!(PlayerKind, player) }, Effect::None),
     (Setting { name: "Ponder", field: Field::Check { get: |o| o.ponder, set: |o, v| o.ponder = v } }, Effect::None),
+    (
+        Setting {
+            name: "MultiPV",
+            field: Field::Spin {
+                min: 1,
+                max: MAX_MULTIPV,
+                get: |o| o.multipv as i64,
+                set: |o, v| o.multipv = v as usize,
+            },
+        },
+        Effect::None,
+    ),
 ];
 
+/// Largest `MultiPV` (a `flip` opening has about 50 root actions).
+pub const MAX_MULTIPV: i64 = 256;
+
 /// The engine's own options announced after the rule settings.
-const AFTER_RULES: [(Setting<Options>, Effect); 6] = [
+const AFTER_RULES: [(Setting<Options>, Effect); 7] = [
     (
         Setting { name: "ShowBelief", field: Field::Check { get: |o| o.show_belief, set: |o, v| o.show_belief = v } },
+        Effect::None,
+    ),
+    (
+        Setting {
+            name: "ShowRootStats",
+            field: Field::Check { get: |o| o.show_root_stats, set: |o, v| o.show_root_stats = v },
+        },
         Effect::None,
     ),
     (Setting { name: "BeliefModel", field: combo!(BeliefModel, belief_model) }, Effect::None),

@@ -7,7 +7,8 @@ use std::time::Duration;
 use crate::board::Point;
 use crate::piece::{Kind, NUM_KINDS};
 use crate::players::Choice;
-use crate::protocol::{Belief, Go, Info, Response, Score};
+use crate::protocol::{Belief, Go, Info, Response, RootStatLine, Score};
+use crate::search::report::{centipawns, wdl};
 use crate::search::{Event, Limits, Progress};
 
 /// Centipawns at which a one-shot player's win/loss split is 73/27: the
@@ -31,11 +32,12 @@ pub fn limits_of(go: &Go) -> Limits {
     }
 }
 
-/// The `info` line of a search's progress.
+/// The `info` line of a search's progress (its best action's line).
 pub fn info_of(p: &Progress) -> Info {
     Info {
         depth: Some(p.depth),
         seldepth: Some(p.seldepth),
+        multipv: None,
         nodes: Some(p.nodes),
         nps: Some(p.nps()),
         time: Some(p.elapsed.as_millis() as u64),
@@ -43,6 +45,35 @@ pub fn info_of(p: &Progress) -> Info {
         hashfull: p.hashfull,
         pv: p.pv.clone(),
     }
+}
+
+/// The lines of a search's progress: one `info` line, or with `MultiPV`
+/// one per line numbered from 1 (the first is the single line's, numbered),
+/// then with `ShowRootStats` one `info rootstat` per root action.
+pub fn progress_lines(p: &Progress) -> Vec<Response> {
+    let mut out = Vec::with_capacity(1 + p.lines.len() + p.root.len());
+    if p.lines.is_empty() {
+        out.push(Response::Info(info_of(p)));
+    }
+    for (k, line) in p.lines.iter().enumerate() {
+        let s = &line.stat;
+        out.push(Response::Info(Info {
+            depth: Some(line.pv.len() as u32),
+            multipv: Some(k as u32 + 1),
+            score: Some(Score { cp: centipawns(s.q, s.proven), wdl: Some(wdl(s.q, s.proven)) }),
+            pv: line.pv.clone(),
+            ..info_of(p)
+        }));
+    }
+    for s in &p.root {
+        out.push(Response::RootStat(RootStatLine {
+            action: s.action,
+            visits: u64::from(s.visits),
+            score: Score { cp: centipawns(s.q, s.proven), wdl: Some(wdl(s.q, s.proven)) },
+            prior: (f64::from(s.prior) * 1e4).round() / 1e4,
+        }));
+    }
+    out
 }
 
 /// The belief about the piece at `at` as the protocol gives it: the kinds
@@ -54,11 +85,11 @@ pub fn belief_of(at: Point, p: &[f32; NUM_KINDS]) -> Belief {
     Belief { at, kinds }
 }
 
-/// The protocol line of a search event.
-pub fn response_of(event: &Event) -> Response {
+/// The protocol lines of a search event.
+pub fn responses_of(event: &Event) -> Vec<Response> {
     match event {
-        Event::Progress(p) => Response::Info(info_of(p)),
-        Event::Belief(at, p) => Response::Belief(belief_of(*at, p)),
+        Event::Progress(p) => progress_lines(p),
+        Event::Belief(at, p) => vec![Response::Belief(belief_of(*at, p))],
     }
 }
 
@@ -77,6 +108,7 @@ pub fn one_shot_info(choice: Option<Choice>, elapsed: Duration) -> Info {
     Info {
         depth: Some(1),
         seldepth: Some(1),
+        multipv: None,
         nodes: Some(nodes),
         nps: Some(nodes * 1000 / ms.max(1)),
         time: Some(ms),

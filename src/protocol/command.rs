@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::action::Token;
+use crate::action::{Action, Token};
 use crate::piece::Colour;
 use crate::position::Setup;
 
@@ -18,7 +18,7 @@ pub enum PositionStart {
 }
 
 /// The limits and clocks of a `go` command. Times in milliseconds.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Go {
     /// Search exactly this long.
     pub movetime: Option<u64>,
@@ -40,6 +40,8 @@ pub struct Go {
     pub infinite: bool,
     /// Search in the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// Search only these root actions (`searchmoves`, last on the line).
+    pub searchmoves: Vec<Action>,
 }
 
 /// A command from the GUI.
@@ -132,6 +134,10 @@ impl fmt::Display for Command {
                 }
                 if g.ponder {
                     f.write_str(" ponder")?;
+                }
+                if !g.searchmoves.is_empty() {
+                    f.write_str(" searchmoves")?;
+                    g.searchmoves.iter().try_for_each(|a| write!(f, " {a}"))?;
                 }
                 Ok(())
             }

@@ -8,4 +8,4 @@ pub mod response;
 
 pub use command::{Command, Go, PositionStart};
 pub use parse::{ParseError, parse_command, parse_response, parse_tokens};
-pub use response::{Belief, Info, OptionKind, OptionSpec, Response, Score};
+pub use response::{Belief, Info, OptionKind, OptionSpec, Response, RootStatLine, Score};

@@ -12,7 +12,7 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 use super::command::{Command, Go, PositionStart};
-use super::response::{Belief, Info, OptionKind, OptionSpec, Response, Score};
+use super::response::{Belief, Info, OptionKind, OptionSpec, Response, RootStatLine, Score};
 use crate::action::Token;
 use crate::deployment::Deployment;
 use crate::notation::{NotationError, parse_action, parse_deployment, parse_point, parse_setup, parse_token};
@@ -187,6 +187,10 @@ fn parse_position_command(rest: &[&str]) -> Result<Command, ParseError> {
     Ok(Command::Position { start, moves })
 }
 
+/// The words of `go` that take the place of a `searchmoves` action.
+const GO_KEYWORDS: [&str; 11] =
+    ["infinite", "ponder", "movetime", "rtime", "btime", "rinc", "binc", "movestogo", "nodes", "depth", "searchmoves"];
+
 fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
     const C: &str = "go";
     if rest.first() == Some(&"setup") {
@@ -216,6 +220,25 @@ fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
             "movestogo" => go.movestogo = Some(number(C, key, value)?),
             "nodes" => go.nodes = Some(number(C, key, value)?),
             "depth" => go.depth = Some(number(C, key, value)?),
+            "searchmoves" => {
+                // Actions up to the next keyword (UCI puts it last; a GUI
+                // may not).
+                let mut j = i + 1;
+                while let Some(w) = rest.get(j).filter(|w| !GO_KEYWORDS.contains(w)) {
+                    let a = parse_action(w).map_err(|_| ParseError::BadValue {
+                        command: C,
+                        field: "searchmoves".into(),
+                        value: (*w).to_owned(),
+                    })?;
+                    go.searchmoves.push(a);
+                    j += 1;
+                }
+                if j == i + 1 {
+                    return Err(ParseError::Missing { command: C, what: "an action after 'searchmoves'" });
+                }
+                i = j;
+                continue;
+            }
             other => return Err(ParseError::Unexpected { command: C, word: other.to_owned() }),
         }
         i += if matches!(key, "infinite" | "ponder") { 1 } else { 2 };
@@ -360,6 +383,7 @@ fn parse_info(line: &str, rest: &[&str]) -> Result<Response, ParseError> {
             return Ok(Response::InfoString(text.trim_end().to_owned()));
         }
         Some(&"belief") => return parse_belief(&rest[1..]).map(Response::Belief),
+        Some(&"rootstat") => return parse_root_stat(&rest[1..]).map(Response::RootStat),
         _ => {}
     }
     let mut info = Info::default();
@@ -370,6 +394,7 @@ fn parse_info(line: &str, rest: &[&str]) -> Result<Response, ParseError> {
         match key {
             "depth" => info.depth = Some(number(C, key, v)?),
             "seldepth" => info.seldepth = Some(number(C, key, v)?),
+            "multipv" => info.multipv = Some(number(C, key, v)?),
             "nodes" => info.nodes = Some(number(C, key, v)?),
             "nps" => info.nps = Some(number(C, key, v)?),
             "time" => info.time = Some(number(C, key, v)?),
@@ -412,6 +437,21 @@ fn parse_info(line: &str, rest: &[&str]) -> Result<Response, ParseError> {
         i += 2;
     }
     Ok(Response::Info(info))
+}
+
+fn parse_root_stat(rest: &[&str]) -> Result<RootStatLine, ParseError> {
+    const C: &str = "info rootstat";
+    let bad = |field: &str, value: &str| ParseError::BadValue { command: C, field: field.into(), value: value.into() };
+    let (action_text, visits, cp, w, d, l, prior) = match rest {
+        [a, "visits", n, "score", "cp", cp, "wdl", w, d, l, "prior", p] => (*a, *n, *cp, *w, *d, *l, *p),
+        _ => return Err(ParseError::Missing { command: C, what: "<action> visits N score cp CP wdl W D L prior P" }),
+    };
+    let action = parse_action(action_text).map_err(|_| bad("action", action_text))?;
+    let visits = number(C, "visits", Some(&visits))?;
+    let cp = cp.parse::<i32>().map_err(|_| bad("score cp", cp))?;
+    let wdl = (number(C, "wdl", Some(&w))?, number(C, "wdl", Some(&d))?, number(C, "wdl", Some(&l))?);
+    let prior = prior.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p)).ok_or_else(|| bad("prior", prior))?;
+    Ok(RootStatLine { action, visits, score: Score { cp, wdl: Some(wdl) }, prior })
 }
 
 fn parse_belief(rest: &[&str]) -> Result<Belief, ParseError> {

@@ -65,6 +65,8 @@ pub struct Info {
     pub depth: Option<u32>,
     /// Deepest point reached.
     pub seldepth: Option<u32>,
+    /// The rank of this line's first action with `MultiPV` (1: the best).
+    pub multipv: Option<u32>,
     /// Search iterations.
     pub nodes: Option<u64>,
     /// Iterations per second.
@@ -77,6 +79,30 @@ pub struct Info {
     pub hashfull: Option<u32>,
     /// The principal variation.
     pub pv: Vec<Action>,
+}
+
+/// `info rootstat <action> visits <n> score cp <cp> wdl <w> <d> <l> prior
+/// <p>`: one root action's statistics (`ShowRootStats`).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct RootStatLine {
+    /// The action.
+    pub action: Action,
+    /// Search iterations through it.
+    pub visits: u64,
+    /// Its value for the side to move, as in `info ... score`.
+    pub score: Score,
+    /// Its prior probability, to 4 decimals.
+    pub prior: f64,
+}
+
+impl fmt::Display for RootStatLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} visits {} score cp {}", self.action, self.visits, self.score.cp)?;
+        if let Some((w, d, l)) = self.score.wdl {
+            write!(f, " wdl {w} {d} {l}")?;
+        }
+        write!(f, " prior {:.4}", self.prior)
+    }
 }
 
 /// `info belief <point> <kind>:<p> ...`: the probability of each kind for
@@ -124,6 +150,8 @@ pub enum Response {
     Info(Info),
     /// `info belief ...`.
     Belief(Belief),
+    /// `info rootstat ...`.
+    RootStat(RootStatLine),
     /// `info string <text>`.
     InfoString(String),
     /// A perft divide line `<action>: <count>`.
@@ -178,6 +206,7 @@ impl fmt::Display for Info {
         let fields = [
             ("depth", self.depth.map(u64::from)),
             ("seldepth", self.seldepth.map(u64::from)),
+            ("multipv", self.multipv.map(u64::from)),
             ("nodes", self.nodes),
             ("nps", self.nps),
             ("time", self.time),
@@ -223,6 +252,7 @@ impl fmt::Display for Response {
             Response::BestSetup(d) => write!(f, "bestsetup {d}"),
             Response::Info(i) => write!(f, "{i}"),
             Response::Belief(b) => write!(f, "info belief {b}"),
+            Response::RootStat(r) => write!(f, "info rootstat {r}"),
             Response::InfoString(s) => write!(f, "info string {s}"),
             Response::PerftLine(a, n) => write!(f, "{a}: {n}"),
             Response::PerftTotal(n) => write!(f, "nodes {n}"),

@@ -257,6 +257,8 @@ impl Core {
         let root_mover = tree.root_pos.side_to_move().map(Colour::opposite);
         self.path.push(Step { node: 0, mover: root_mover });
         let mut node = 0u32;
+        // Actions taken (a chance node's branch is not one).
+        let mut plies = 0u32;
         let reached = loop {
             let n = tree.nodes[node as usize];
             if let Some(v) = n.proven.value() {
@@ -267,6 +269,9 @@ impl Core {
                 Next::Edge { i, mover, chance_next } => (i, mover, chance_next),
                 Next::End(r) => break r,
             };
+            if !n.chance {
+                plies += 1;
+            }
             // The step may have expanded the node: read its edges afresh.
             let slot = tree.nodes[node as usize].first_edge as usize + i;
             let child = match tree.edges[slot].child {
@@ -292,7 +297,7 @@ impl Core {
             }
             node = child;
         };
-        self.seldepth = self.seldepth.max(self.path.len() as u32 - 1);
+        self.seldepth = self.seldepth.max(plies);
         if virtual_loss {
             for step in &self.path {
                 let n = &mut tree.nodes[step.node as usize];

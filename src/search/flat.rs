@@ -94,6 +94,7 @@ pub fn search(task: Task, report: &mut dyn FnMut(Event)) -> Report {
         proven: Proven::Unknown,
         hashfull: None,
         pv: best.map(|k| vec![actions[k]]).unwrap_or_default(),
+        ..Progress::default()
     };
     report(Event::Progress(last.clone()));
     Report { best: best.map(|k| actions[k]).or(actions.first().copied()), ponder: None, last }

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::action::{ActionKind, Token};
+use crate::action::{Action, ActionKind, Token};
 use crate::belief::sampler::WorldSampler;
 use crate::belief::{self, BeliefSettings};
 use crate::position::{Position, View};
@@ -30,14 +30,15 @@ use crate::random::rng;
 use ismcts::IsWorker;
 use mcts::{SharedWorker, Worker};
 use params::{Parallel, ParamOverrides, Params};
-pub use report::{Event, Progress, Report};
+pub use report::{Event, Line, Progress, Report};
 use report::{Reporter, choose, merge_roots};
 pub use time::Limits;
 use time::Stopper;
 use tree::{Edge, Proven, RootStat, Tree};
 
-/// The search's settings from the engine's options.
-#[derive(Clone, Copy, PartialEq, Debug)]
+/// The search's settings from the engine's options (and the root
+/// actions `go searchmoves` allows).
+#[derive(Clone, PartialEq, Debug)]
 pub struct SearchConfig {
     /// Search threads.
     pub threads: usize,
@@ -53,6 +54,13 @@ pub struct SearchConfig {
     pub belief: BeliefSettings,
     /// In `classic`, report the belief before answering (`ShowBelief`).
     pub show_belief: bool,
+    /// Report this many best root actions, each with its line (`MultiPV`).
+    pub multipv: usize,
+    /// Report every root action's statistics with each progress report
+    /// (`ShowRootStats`).
+    pub root_stats: bool,
+    /// Search only these root actions (`go searchmoves`); empty: all.
+    pub searchmoves: Vec<Action>,
 }
 
 impl Default for SearchConfig {
@@ -65,6 +73,9 @@ impl Default for SearchConfig {
             params: ParamOverrides::default(),
             belief: BeliefSettings::default(),
             show_belief: false,
+            multipv: 1,
+            root_stats: false,
+            searchmoves: Vec::new(),
         }
     }
 }
@@ -207,6 +218,7 @@ impl Searcher {
                         if let Some(root) = &root {
                             tree.set_edges(0, root.iter().map(|&(a, p)| Edge::action(a, p)));
                         }
+                        restrict_root(&mut tree, &cfg.searchmoves, &params);
                         IsWorker::new(tree, seeded(i), params, belief.clone(), sampler.clone())
                     })
                     .collect();
@@ -223,16 +235,25 @@ impl Searcher {
         let mut reporter = Reporter::new(report, start);
         let (result, trees) = if params.parallel == Parallel::Tree && threads > 1 {
             // One tree for all threads, within the whole of `Hash`.
-            let tree = self.reuse_or_new(pos, cap_for(1));
+            let mut tree = self.reuse_or_new(pos, cap_for(1));
+            restrict_root(&mut tree, &cfg.searchmoves, &params);
             let shared = Arc::new(Mutex::new(tree));
             let workers = (0..threads).map(|i| SharedWorker::new(Arc::clone(&shared), seeded(i), params)).collect();
             drop(shared);
             job.run(workers, &mut reporter)
         } else {
-            let workers = (0..threads).map(|i| Worker::new(self.reuse_or_new(pos, cap), seeded(i), params)).collect();
+            let workers = (0..threads)
+                .map(|i| {
+                    let mut tree = self.reuse_or_new(pos, cap);
+                    restrict_root(&mut tree, &cfg.searchmoves, &params);
+                    Worker::new(tree, seeded(i), params)
+                })
+                .collect();
             job.run(workers, &mut reporter)
         };
-        self.trees = trees;
+        // A tree whose root lost actions to `searchmoves` would search only
+        // those if the next `go` reused it.
+        self.trees = if cfg.searchmoves.is_empty() { trees } else { Vec::new() };
         result
     }
 
@@ -248,6 +269,22 @@ impl Searcher {
         t.set_cap(cap);
         t
     }
+}
+
+/// Restricts the root of `tree` to `allowed` (nothing to do when empty),
+/// expanding it first, with the priors its expansion would have.
+fn restrict_root(tree: &mut Tree, allowed: &[Action], params: &Params) {
+    if allowed.is_empty() {
+        return;
+    }
+    if !tree.nodes[0].expanded {
+        let mut legal = Vec::new();
+        tree.root_pos.legal_actions(&mut legal);
+        let (mut scratch, mut priors) = (Vec::new(), Vec::new());
+        priors::for_node(&tree.root_pos, &legal, params.use_priors, &mut scratch, &mut priors);
+        tree.set_edges(0, legal.iter().zip(&priors).map(|(&a, &p)| Edge::action(a, p)));
+    }
+    tree.keep_root_actions(allowed);
 }
 
 /// The seed of search thread `i` (the first thread's is the search's).
@@ -270,6 +307,12 @@ impl Job<'_> {
     fn run<W: SearchWorker>(&self, workers: Vec<W>, reporter: &mut Reporter) -> (Report, Vec<Tree>) {
         let mut legal = Vec::new();
         self.pos.legal_actions(&mut legal);
+        // A single legal action is answered at once; a single one allowed by
+        // `searchmoves` is searched (the GUI asked for its evaluation).
+        let single = legal.len() == 1;
+        if !self.cfg.searchmoves.is_empty() && legal.iter().any(|a| self.cfg.searchmoves.contains(a)) {
+            legal.retain(|a| self.cfg.searchmoves.contains(a));
+        }
         let stop_all = AtomicBool::new(false);
         let total = AtomicU64::new(0);
         let threads = workers.len();
@@ -293,7 +336,7 @@ impl Job<'_> {
                     })
                 })
                 .collect();
-            finished.push(self.search(main, &total, legal.len() == 1, reporter));
+            finished.push(self.search(main, &total, single, reporter));
             stop_all.store(true, Ordering::Relaxed);
             finished.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
             merged = if finished[0].shares_tree() {
@@ -308,9 +351,12 @@ impl Job<'_> {
         hold(self.limits, control, &mut || reporter.send(Event::Progress(last.clone())));
         reporter.send(Event::Progress(last.clone()));
         let best = choose(&merged).map(|m| m.action).or_else(|| legal.first().copied());
-        let pv = finished[0].with_tree(|t| t.pv(2));
+        let pv = match best {
+            Some(b) => finished[0].with_tree(|t| t.pv_of(b, 2)),
+            None => Vec::new(),
+        };
         let ponder = match (best, pv.as_slice()) {
-            (Some(b), [first, reply]) if *first == b && b.kind() != ActionKind::Flip => Some(*reply),
+            (Some(b), [_, reply]) if b.kind() != ActionKind::Flip => Some(*reply),
             _ => None,
         };
         let trees = finished.into_iter().filter_map(SearchWorker::into_tree).collect();
@@ -327,7 +373,8 @@ impl Job<'_> {
             let nodes = total.fetch_add(1, Ordering::Relaxed) + 1;
             if !stopper.bounded(self.control) {
                 if i % UNBOUNDED_CHECK_EVERY == 0 {
-                    reporter.tick(None, || self.progress(&w, nodes, None));
+                    let depth = w.with_tree(|t| t.pv(PV_MAX).len());
+                    reporter.tick(Some(depth), || self.progress(&w, nodes, None));
                 }
                 continue;
             }
@@ -356,28 +403,45 @@ impl Job<'_> {
     }
 
     /// The progress of the main worker `w` (and, at the end, the `merged`
-    /// root statistics of all workers).
+    /// root statistics of all workers): the best action's value and line,
+    /// and the analysis lines asked for.
     fn progress<W: SearchWorker>(&self, w: &W, nodes: u64, merged: Option<&[RootStat]>) -> Progress {
-        let (own, mut pv, hashfull) = w.with_tree(|t| {
-            let own = if merged.is_none() { t.root_stats() } else { Vec::new() };
-            (own, t.pv(PV_MAX), t.permille_full())
-        });
-        let best = choose(merged.unwrap_or(&own));
-        if let Some(b) = best {
-            if pv.first() != Some(&b.action) {
-                pv = vec![b.action];
+        let cfg = self.cfg;
+        let lines = cfg.multipv.max(1);
+        w.with_tree(|t| {
+            let own;
+            let stats = match merged {
+                Some(m) => m,
+                None => {
+                    own = t.root_stats();
+                    &own
+                }
+            };
+            let ranked = report::rank(stats);
+            let pv_of = |s: &RootStat| t.pv_of(s.action, PV_MAX);
+            let best = ranked.first();
+            let pv = best.map(pv_of).unwrap_or_default();
+            let depth = pv.len() as u32;
+            let multi = if lines > 1 {
+                ranked.iter().take(lines).map(|s| Line { stat: *s, pv: pv_of(s) }).collect()
+            } else {
+                Vec::new()
+            };
+            Progress {
+                depth,
+                // The line may run through a kept tree deeper than this
+                // search's own iterations went.
+                seldepth: w.seldepth().max(depth),
+                nodes,
+                elapsed: self.start.elapsed(),
+                q: best.map_or(0.0, |b| b.q),
+                proven: best.map_or(Proven::Unknown, |b| b.proven),
+                hashfull: Some(t.permille_full()),
+                pv,
+                lines: multi,
+                root: if cfg.root_stats { ranked.clone() } else { Vec::new() },
             }
-        }
-        Progress {
-            depth: pv.len() as u32,
-            seldepth: w.seldepth(),
-            nodes,
-            elapsed: self.start.elapsed(),
-            q: best.map_or(0.0, |b| b.q),
-            proven: best.map_or(Proven::Unknown, |b| b.proven),
-            hashfull: Some(hashfull),
-            pv,
-        }
+        })
     }
 }
 

@@ -31,11 +31,14 @@ const UNKNOWN_PIECE_VALUE: f32 = 100.0;
 const FLIP_EXPOSED_PER_UNIT: f32 = 1500.0;
 const FLIP_PENALTY_MAX: f32 = 1.5;
 
-/// Heuristic scores in "logit" units, one per action, into `out`.
+/// Prior probabilities, one per action, into `out`: a softmax over
+/// heuristic scores in "logit" units; uniform before the first flip, when
+/// no side has a colour (they were all 0 there, which left the root of a
+/// `flip` game without exploration and showed priors of 0).
 pub fn scores(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, out: &mut Vec<f32>) {
     out.clear();
     let Some(us) = pos.side_to_move() else {
-        out.resize(actions.len(), 0.0);
+        out.resize(actions.len(), 1.0 / actions.len().max(1) as f32);
         return;
     };
     let them = us.opposite();

@@ -36,6 +36,48 @@ pub struct Progress {
     pub hashfull: Option<u32>,
     /// The principal variation.
     pub pv: Vec<Action>,
+    /// With `MultiPV` above 1: the best root actions, best first (the first
+    /// is the one above), each with its principal variation.
+    pub lines: Vec<Line>,
+    /// With `ShowRootStats`: every root action's statistics, in the order
+    /// of [`rank`].
+    pub root: Vec<RootStat>,
+}
+
+/// One root action as an analysis line: its statistics and the principal
+/// variation that starts with it.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Line {
+    /// The action's statistics.
+    pub stat: RootStat,
+    /// The action, then the most visited line below it.
+    pub pv: Vec<Action>,
+}
+
+/// The score in centipawns of a mean value `q` for the side to move:
+/// `SCALE * atanh(q)`, the inverse of the evaluation's squashing;
+/// ±[`PROVEN_CP`] when proven.
+pub fn centipawns(q: f32, proven: Proven) -> i32 {
+    match proven {
+        Proven::Win => PROVEN_CP,
+        Proven::Loss => -PROVEN_CP,
+        Proven::Draw => 0,
+        Proven::Unknown => (SCALE * q.clamp(-Q_LIMIT, Q_LIMIT).atanh()).round() as i32,
+    }
+}
+
+/// Win, draw and loss per mille for the side to move (`q` split between
+/// win and loss; exact when proven).
+pub fn wdl(q: f32, proven: Proven) -> (u32, u32, u32) {
+    match proven {
+        Proven::Win => (1000, 0, 0),
+        Proven::Loss => (0, 0, 1000),
+        Proven::Draw => (0, 1000, 0),
+        Proven::Unknown => {
+            let w = ((1.0 + q.clamp(-Q_LIMIT, Q_LIMIT)) * 500.0).round() as u32;
+            (w, 0, 1000 - w)
+        }
+    }
 }
 
 impl Progress {
@@ -44,29 +86,15 @@ impl Progress {
         self.nodes * 1000 / (self.elapsed.as_millis() as u64).max(1)
     }
 
-    /// The score in centipawns: `SCALE * atanh(q)`, the inverse of the
-    /// evaluation's squashing; ±[`PROVEN_CP`] when proven.
+    /// The score in centipawns ([`centipawns`] of the best action).
     pub fn centipawns(&self) -> i32 {
-        match self.proven {
-            Proven::Win => PROVEN_CP,
-            Proven::Loss => -PROVEN_CP,
-            Proven::Draw => 0,
-            Proven::Unknown => (SCALE * self.q.clamp(-Q_LIMIT, Q_LIMIT).atanh()).round() as i32,
-        }
+        centipawns(self.q, self.proven)
     }
 
-    /// Win, draw and loss per mille for the side to move (`q` split between
-    /// win and loss; exact when proven).
+    /// Win, draw and loss per mille for the side to move ([`wdl`] of the
+    /// best action).
     pub fn wdl(&self) -> (u32, u32, u32) {
-        match self.proven {
-            Proven::Win => (1000, 0, 0),
-            Proven::Loss => (0, 0, 1000),
-            Proven::Draw => (0, 1000, 0),
-            Proven::Unknown => {
-                let w = ((1.0 + self.q.clamp(-Q_LIMIT, Q_LIMIT)) * 500.0).round() as u32;
-                (w, 0, 1000 - w)
-            }
-        }
+        wdl(self.q, self.proven)
     }
 }
 
@@ -149,14 +177,25 @@ pub fn merge_roots(roots: impl IntoIterator<Item = Vec<RootStat>>) -> Vec<RootSt
     merged
 }
 
+/// Root statistics from best to worst: proven wins first (most visited
+/// first), then the actions not proven lost, then those proven lost, each
+/// group by visits and then by value. Among equals the later action comes
+/// first, so that the first is [`choose`]'s.
+pub fn rank(stats: &[RootStat]) -> Vec<RootStat> {
+    // Values compared in millionths, so that the sort sees a total order;
+    // a proven win's value does not count.
+    let key = |s: &RootStat| match s.proven {
+        Proven::Win => (true, true, s.visits, 0),
+        p => (false, p != Proven::Loss, s.visits, (s.q * 1e6) as i64),
+    };
+    let mut ranked = stats.to_vec();
+    ranked.sort_by_key(key);
+    ranked.reverse();
+    ranked
+}
+
 /// The action to play from root statistics: a proven win, else the most
 /// visited action not proven lost (ties by value).
 pub fn choose(stats: &[RootStat]) -> Option<RootStat> {
-    let win = stats.iter().filter(|s| s.proven == Proven::Win).max_by_key(|s| s.visits);
-    if let Some(w) = win {
-        return Some(*w);
-    }
-    // Values compared in millionths, so that `max_by_key` sees a total order.
-    let key = |s: &&RootStat| (s.proven != Proven::Loss, s.visits, (s.q * 1e6) as i64);
-    stats.iter().max_by_key(key).copied()
+    rank(stats).first().copied()
 }

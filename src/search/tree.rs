@@ -59,6 +59,8 @@ pub struct RootStat {
     pub q: f32,
     /// Its proven result for the side to move.
     pub proven: Proven,
+    /// Its prior probability.
+    pub prior: f32,
 }
 
 /// A node: statistics from the point of view of the player who moved into it.
@@ -399,12 +401,12 @@ impl Tree {
         self.edges_of(0)
             .iter()
             .map(|e| {
-                let action = e.as_action();
+                let (action, prior) = (e.as_action(), e.prior());
                 match e.child {
-                    NONE => RootStat { action, visits: 0, q: 0.0, proven: Proven::Unknown },
+                    NONE => RootStat { action, visits: 0, q: 0.0, proven: Proven::Unknown, prior },
                     c => {
                         let n = &self.nodes[c as usize];
-                        RootStat { action, visits: n.visits, q: n.q(), proven: n.proven }
+                        RootStat { action, visits: n.visits, q: n.q(), proven: n.proven, prior }
                     }
                 }
             })
@@ -415,7 +417,31 @@ impl Tree {
     /// the most-visited branch at chance and outcome nodes.
     pub fn pv(&self, max_len: usize) -> Vec<Action> {
         let mut pv = Vec::new();
-        let mut node = 0u32;
+        self.extend_pv(0, max_len, &mut pv);
+        pv
+    }
+
+    /// The principal variation that starts with the root action `action`:
+    /// that action, then the most-visited line below it; empty when the
+    /// root has no such action.
+    pub fn pv_of(&self, action: Action, max_len: usize) -> Vec<Action> {
+        let root = self.nodes[0];
+        if !root.expanded || max_len == 0 {
+            return Vec::new();
+        }
+        let Some(e) = self.edges_of(0).iter().find(|e| e.as_action() == action) else {
+            return Vec::new();
+        };
+        let mut pv = vec![action];
+        if e.child != NONE {
+            self.extend_pv(e.child, max_len, &mut pv);
+        }
+        pv
+    }
+
+    /// Extends `pv` from node `node` down the most-visited edges, to at
+    /// most `max_len` actions.
+    fn extend_pv(&self, mut node: u32, max_len: usize, pv: &mut Vec<Action>) {
         while pv.len() < max_len {
             let n = &self.nodes[node as usize];
             if !n.expanded {
@@ -432,6 +458,28 @@ impl Tree {
             }
             node = e.child;
         }
-        pv
+    }
+
+    /// Restricts the root to the actions in `allowed` (`go searchmoves`):
+    /// the root's edges for them move to the front of its block, in their
+    /// order, and the others are no longer its edges. Returns how many it
+    /// kept; with none of `allowed` among its edges (or an unexpanded root)
+    /// the root is left as it was.
+    pub fn keep_root_actions(&mut self, allowed: &[Action]) -> usize {
+        let root = self.nodes[0];
+        if !root.expanded {
+            return 0;
+        }
+        let start = root.first_edge as usize;
+        let block = &mut self.edges[start..start + usize::from(root.num_edges)];
+        let (mut kept, mut rest): (Vec<Edge>, Vec<Edge>) = block.iter().partition(|e| allowed.contains(&e.as_action()));
+        let n = kept.len();
+        if n == 0 {
+            return 0;
+        }
+        kept.append(&mut rest);
+        block.copy_from_slice(&kept);
+        self.nodes[0].num_edges = n as u16;
+        n
     }
 }
