@@ -66,6 +66,7 @@ fn config(engines: [EngineSpec; 2], variant: Variant, games: u64, out: PathBuf) 
         sprt: None,
         resign: None,
         quiet: true,
+        shard: None,
     }
 }
 
@@ -226,4 +227,94 @@ fn an_interrupted_match_resumes_with_the_pairs_it_finished() {
     other.resume = true;
     other.seed = 12;
     assert!(run(&other).unwrap_err().contains("not from this match"));
+}
+
+/// The records of `recs` in game order as `--out` writes them, every move
+/// time zeroed.
+fn untimed(recs: &[GameRecord]) -> String {
+    let mut recs = recs.to_vec();
+    recs.sort_by_key(|r| r.game);
+    recs.iter_mut().flat_map(|r| &mut r.plies).for_each(|p| p.ms = 0);
+    recs.iter().map(|r| format!("{r}\n")).collect()
+}
+
+/// A summary (text or JSON) without its timings: the `Move times` and
+/// `Wall time` lines, the `move_ms` and `wall_s` fields.
+fn untimed_summary(s: &str) -> String {
+    let lines = s.lines().filter(|l| !l.starts_with("Move times (ms):") && !l.starts_with("Wall time:"));
+    lines.map(|l| l.split(",\"move_ms\":").next().unwrap_or(l).to_owned() + "\n").collect()
+}
+
+#[test]
+fn three_shards_merged_equal_one_run_of_the_same_match() {
+    use arena::shard::{Shard, merge};
+    let engines = [real("greedy", "greedy"), real("random", "random")];
+    let mut whole = config(engines, Variant::Classic, 12, out_file("whole.ljr"));
+    whole.seed = 1;
+    whole.limits = Limits { nodes: Some(100), ..Limits::default() };
+    let (summary, records) = play(&whole);
+    // Not a trivial match: wins, a draw and a loss, in several pair scores.
+    assert!(summary.tally.wins > 0 && summary.tally.draws > 0 && summary.tally.losses > 0, "{}", summary.text(&whole));
+    assert!(summary.tally.penta.iter().filter(|&&n| n > 0).count() >= 2, "{}", summary.text(&whole));
+    let shard = |index: u64, seed: u64| {
+        let mut cfg = whole.clone();
+        (cfg.shard, cfg.seed, cfg.concurrency) = (Some(Shard { index, count: 3 }), seed, 1);
+        cfg.out = Some(out_file(&format!("shard-{index}-of-3-seed-{seed}.ljr")));
+        cfg
+    };
+    let mut inputs = Vec::new();
+    for k in 1..=3 {
+        let cfg = shard(k, 1);
+        let part = run(&cfg).unwrap();
+        let text = std::fs::read_to_string(cfg.out.as_ref().unwrap()).unwrap();
+        // Shard k plays pairs k and k+3 (games 2k-1, 2k, 2k+5, 2k+6), tagged.
+        let mut games: Vec<u64> = parse_records(&text).unwrap().iter().map(|r| r.game).collect();
+        games.sort_unstable();
+        assert_eq!(games, [2 * k - 1, 2 * k, 2 * k + 5, 2 * k + 6]);
+        assert_eq!(part.tally.games(), 4);
+        assert!(text.contains(&format!("[Shard \"{k}/3\"]\n[Match \"games=12 seed=1 id=")), "{text}");
+        inputs.push((format!("shard-{k}"), text));
+    }
+    let merged = merge(&inputs).unwrap();
+    assert_eq!(untimed(&merged.records), untimed(&records), "records");
+    assert_eq!(untimed_summary(&merged.summary.text_with(None, None)), untimed_summary(&summary.text(&whole)));
+    let json = merged.summary.json_with(Variant::Classic, None, None);
+    assert_eq!(untimed_summary(&json), untimed_summary(&summary.json(&whole)));
+    assert!(json.ends_with(",\"wall_s\":null}"), "{json}");
+    // The timings left out are the records': the match's own summary is
+    // that of its records, byte for byte.
+    let names = ["greedy".to_owned(), "random".to_owned()];
+    assert_eq!(
+        Summary::from_records(names, &records).json_with(Variant::Classic, None, Some(summary.wall)),
+        summary.json(&whole)
+    );
+
+    // What merge refuses: a missing shard, a shard twice, another match's shard.
+    let err = merge(&[inputs[0].clone(), inputs[2].clone()]).unwrap_err();
+    assert!(err.contains("shard 2/3 lacks games 3, 4, 9, 10"), "{err}");
+    let err = merge(&[inputs[0].clone(), inputs[1].clone(), inputs[1].clone(), inputs[2].clone()]).unwrap_err();
+    assert!(err.contains("game 3 (pair 2) is twice: in shard-2 and in shard-2"), "{err}");
+    let other = shard(2, 2);
+    run(&other).unwrap();
+    let text = std::fs::read_to_string(other.out.as_ref().unwrap()).unwrap();
+    let err = merge(&[inputs[0].clone(), ("other".to_owned(), text), inputs[2].clone()]).unwrap_err();
+    assert!(err.contains("other: game") && err.contains("is of another match (games=12 seed=2"), "{err}");
+
+    // A shard killed in its second pair resumes with only its own pairs,
+    // and the merge is the same again.
+    let cfg = shard(3, 1);
+    let path = cfg.out.clone().unwrap();
+    let text = inputs[2].1.clone();
+    let cut = text.find("[Game \"11\"]").unwrap();
+    std::fs::write(&path, &text[..cut + 40]).unwrap();
+    let mut resumed = cfg.clone();
+    resumed.resume = true;
+    run(&resumed).unwrap();
+    inputs[2].1 = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(inputs[2].1[..cut], text[..cut], "the first pair is kept as it was");
+    assert_eq!(untimed(&merge(&inputs).unwrap().records), untimed(&records));
+    // A shard's records are not another shard's to resume.
+    let mut wrong = shard(1, 1);
+    (wrong.out, wrong.resume) = (Some(path), true);
+    assert!(run(&wrong).unwrap_err().contains("not from this match"));
 }

@@ -14,5 +14,6 @@ pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod runner;
+pub mod shard;
 pub mod stats;
 pub mod tune;

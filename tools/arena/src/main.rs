@@ -10,6 +10,7 @@ use arena::engine::EngineSpec;
 use arena::record::parse_records;
 use arena::replay::{ReplayOptions, replay_game, rules_of};
 use arena::runner::{MatchConfig, run};
+use arena::shard::Shard;
 use arena::stats::Sprt;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 use luzhanqi::{Colour, Variant};
@@ -77,6 +78,19 @@ enum Sub {
         /// Write the Rust table here (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Merge the records of the shards of one match (`--shard K/N`) into one
+    /// record file in game order and print the match's summary.
+    Merge {
+        /// The shards' record files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the merged records here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// No text summary: only the JSON line.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Fit the static evaluation's weights to the results of recorded games
     /// (Texel's method, log-loss, every `holdout`-th pair held out) and
@@ -176,6 +190,10 @@ struct MatchArgs {
     /// No progress and no text summary: only the JSON summary line.
     #[arg(long)]
     quiet: bool,
+    /// Play only shard K of N (K from 1): the pairs K, K+N, K+2N, ... of the
+    /// match, with its game numbers and seeds; `arena merge` joins the shards.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
 }
 
 fn parse_colour(s: &str) -> Result<Colour, String> {
@@ -208,6 +226,9 @@ fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, Str
         .collect::<Result<Vec<_>, _>>()?;
     let rules = rules_of(a.variant, &toggles).map_err(|e| format!("--rule: {e}"))?;
     let limits = Limits { tc: a.tc, movetime: a.movetime, nodes: a.nodes, depth: a.depth };
+    if a.shard.is_some() && a.sprt.is_some() {
+        return Err("--sprt with --shard: a shard cannot stop the whole match; play the shards without it".to_owned());
+    }
     if let Some(e) = engines.iter().find(|e| e.limits.is_none() && limits.is_empty()) {
         return Err(format!(
             "{} has no limit: give --tc, --movetime, --nodes or --depth (or tc=... in its --engine)",
@@ -232,7 +253,32 @@ fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, Str
         sprt: a.sprt,
         resign: a.resign,
         quiet: a.quiet,
+        shard: a.shard,
     })
+}
+
+fn merge(files: &[PathBuf], out: Option<&PathBuf>, quiet: bool) -> Result<(), String> {
+    use std::io::Write as _;
+    let mut inputs = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        inputs.push((file.display().to_string(), text));
+    }
+    let merged = arena::shard::merge(&inputs)?;
+    if let Some(path) = out {
+        let mut text = String::new();
+        for rec in &merged.records {
+            text.push_str(&format!("{rec}\n"));
+        }
+        let mut f = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        f.write_all(text.as_bytes()).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    }
+    let variant = merged.records.first().map_or(Variant::Flip, |r| r.variant);
+    if !quiet {
+        print!("{}", merged.summary.text_with(None, None));
+    }
+    println!("{}", merged.summary.json_with(variant, None, None));
+    Ok(())
 }
 
 fn play(a: MatchArgs, groups: &[Vec<String>]) -> Result<(), String> {
@@ -376,6 +422,7 @@ fn main() -> ExitCode {
         }
         Some(Sub::Evidence { files, every, games, out }) => evidence(&files, every, games, out.as_ref()),
         Some(Sub::Tune { files, every, holdout, params, fit }) => tune(&files, every, holdout, &params, &fit),
+        Some(Sub::Merge { files, out, quiet }) => merge(&files, out.as_ref(), quiet),
         None => play(cli.play, &engine_groups(&matches)),
     };
     match result {

@@ -29,6 +29,7 @@ use luzhanqi::notation::parse_token;
 use luzhanqi::{Colour, EndReason, Token, Variant};
 
 use crate::referee::Deal;
+use crate::shard::ShardOf;
 
 /// Why a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -169,6 +170,9 @@ pub struct GameRecord {
     pub detail: String,
     /// The action text an engine sent that was illegal.
     pub illegal: Option<String>,
+    /// The shard that played it and its match (`arena --shard`; tags
+    /// `Shard` and `Match`).
+    pub shard: Option<ShardOf>,
 }
 
 impl GameRecord {
@@ -191,6 +195,7 @@ impl GameRecord {
             termination: Termination::Error,
             detail: String::new(),
             illegal: None,
+            shard: None,
         }
     }
 
@@ -225,6 +230,10 @@ impl fmt::Display for GameRecord {
         let mut s = String::new();
         tag(&mut s, "Game", &self.game.to_string());
         tag(&mut s, "Pair", &self.pair.to_string());
+        if let Some(of) = &self.shard {
+            tag(&mut s, "Shard", &of.shard.to_string());
+            tag(&mut s, "Match", &of.match_text());
+        }
         tag(&mut s, "Variant", self.variant.name());
         if !self.toggles.is_empty() {
             let t: Vec<String> = self.toggles.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -307,6 +316,7 @@ fn colour_named(s: &str) -> Result<Colour, String> {
 fn parse_one(lines: &[(usize, &str)]) -> Result<GameRecord, String> {
     let mut rec = GameRecord::new(0, 0, Variant::Flip);
     let mut seen_result = false;
+    let (mut shard, mut matched) = (None, None);
     for &(n, line) in lines {
         let at = |e: String| format!("line {n}: {e}");
         if !line.starts_with('[') {
@@ -347,12 +357,21 @@ fn parse_one(lines: &[(usize, &str)]) -> Result<GameRecord, String> {
             "Termination" => rec.termination = v.parse().map_err(at)?,
             "Detail" => rec.detail = v,
             "Illegal" => rec.illegal = Some(v),
+            "Shard" => shard = Some((n, v)),
+            "Match" => matched = Some((n, v)),
             _ => {} // Unknown tags are kept for the future: ignored.
         }
     }
     if !seen_result || rec.game == 0 {
         return Err("a record needs at least the Game and Result tags".to_owned());
     }
+    rec.shard = match (shard, matched) {
+        (None, None) => None,
+        (Some((n, s)), Some((_, m))) => Some(ShardOf::parse(&s, &m).map_err(|e| format!("line {n}: {e}"))?),
+        (Some((n, _)), None) | (None, Some((n, _))) => {
+            return Err(format!("line {n}: the Shard and Match tags go together"));
+        }
+    };
     Ok(rec)
 }
 
@@ -441,6 +460,7 @@ mod tests {
             termination: Termination::Illegal,
             detail: "red sent \"bestmove a1-a9\"".into(),
             illegal: Some("a1-a9".into()),
+            shard: None,
         }
     }
 
@@ -454,9 +474,14 @@ mod tests {
         flip.game = 4;
         flip.winner = None;
         flip.termination = Termination::MaxPlies;
-        let text = format!("# a comment\n{}\n{}", sample(), flip);
+        let mut sharded = sample();
+        sharded.shard = Some(ShardOf::parse("2/3", "games=12 seed=7 id=00000000000000ab").unwrap());
+        let text = format!("# a comment\n{}\n{}\n{}", sample(), flip, sharded);
         let back = parse_records(&text).unwrap();
-        assert_eq!(back, [sample(), flip]);
+        assert_eq!(back, [sample(), flip, sharded]);
+        assert!(text.contains("[Shard \"2/3\"]\n[Match \"games=12 seed=7 id=00000000000000ab\"]"), "{text}");
+        let lone = sample().to_string().replace("[Pair \"2\"]", "[Pair \"2\"]\n[Shard \"1/2\"]");
+        assert!(parse_records(&lone).unwrap_err().contains("go together"));
         assert!(text.contains("[Result \"0-1\"]") && text.contains("\n1 r a6xa7= 12 b1=rF\n"), "{text}");
     }
 

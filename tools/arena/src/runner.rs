@@ -22,6 +22,7 @@ use crate::clock::Limits;
 use crate::engine::{Engine, EngineSpec, GameLog};
 use crate::game::{self, GameSpec};
 use crate::record::{GameRecord, Termination, parse_records_lenient};
+use crate::shard::{Shard, ShardOf};
 use crate::stats::{Sprt, Tally, Verdict};
 
 /// Everything a match needs.
@@ -62,6 +63,8 @@ pub struct MatchConfig {
     pub resign: Option<crate::game::Resign>,
     /// No progress line and no text summary (the JSON line only).
     pub quiet: bool,
+    /// Play only this shard's pairs (`--shard K/N`: pairs K, K+N, ...).
+    pub shard: Option<Shard>,
 }
 
 /// The seed of pair `pair` (from 0) of a match seeded with `seed`
@@ -98,6 +101,17 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// The summary of finished games (in any order) between the engines
+    /// `names`, as the match counts them; the wall time is zero.
+    pub fn from_records<'a>(names: [String; 2], records: impl IntoIterator<Item = &'a GameRecord>) -> Summary {
+        let mut summary = Summary { names, ..Summary::default() };
+        let mut pairs = HashMap::new();
+        for rec in records {
+            summary.add(rec, red_seat_of(rec), &mut pairs);
+        }
+        summary
+    }
+
     /// Counts one finished game.
     fn add(&mut self, rec: &GameRecord, red_seat: usize, pairs: &mut HashMap<u64, Vec<u8>>) {
         for ply in &rec.plies {
@@ -144,6 +158,12 @@ impl Summary {
 
     /// The text summary.
     pub fn text(&self, cfg: &MatchConfig) -> String {
+        self.text_with(cfg.sprt, Some(self.wall))
+    }
+
+    /// The text summary with the SPRT `sprt` and the wall time `wall`
+    /// (`None`: unknown, as for merged shards).
+    pub fn text_with(&self, sprt: Option<Sprt>, wall: Option<Duration>) -> String {
         let t = &self.tally;
         let [a, b] = &self.names;
         let mut s = String::new();
@@ -180,7 +200,7 @@ impl Summary {
             "Colours: Red won {}, Blue won {}, drawn {}",
             self.by_colour[0], self.by_colour[1], self.by_colour[2]
         );
-        if let (Some(sprt), Some(llr)) = (cfg.sprt, self.llr) {
+        if let (Some(sprt), Some(llr)) = (sprt, self.llr) {
             let (lo, hi) = sprt.bounds();
             let verdict = self.verdict.map_or("no verdict".to_owned(), |v| v.to_string());
             let _ = writeln!(
@@ -206,12 +226,21 @@ impl Summary {
         if self.errors > 0 {
             let _ = writeln!(s, "Games without result (referee errors): {}", self.errors);
         }
-        let _ = writeln!(s, "Wall time: {:.1} s", self.wall.as_secs_f64());
+        match wall {
+            Some(wall) => _ = writeln!(s, "Wall time: {:.1} s", wall.as_secs_f64()),
+            None => s.push_str("Wall time: unknown (merged shards)\n"),
+        }
         s
     }
 
     /// The one-line JSON summary.
     pub fn json(&self, cfg: &MatchConfig) -> String {
+        self.json_with(cfg.variant, cfg.sprt, Some(self.wall))
+    }
+
+    /// The one-line JSON summary of a match of `variant` with the SPRT
+    /// `sprt` and the wall time `wall` (`None`: unknown, `null`).
+    pub fn json_with(&self, variant: Variant, sprt: Option<Sprt>, wall: Option<Duration>) -> String {
         let t = &self.tally;
         let num = |x: f64, digits: usize| if x.is_finite() { format!("{x:.digits$}") } else { "null".to_owned() };
         let (elo, lo, hi, model, score_lo, score_hi) = match t.elo() {
@@ -227,7 +256,7 @@ impl Summary {
             .move_times()
             .map(|t| t.map_or(["null".to_owned(), "null".to_owned()], |(m, l)| [m.to_string(), l.to_string()]));
         let move_ms = format!("{{\"median\":[{},{}],\"longest\":[{},{}]}}", a[0], b[0], a[1], b[1]);
-        let sprt = match (cfg.sprt, self.llr) {
+        let sprt = match (sprt, self.llr) {
             (Some(sp), Some(llr)) => {
                 let (l, h) = sp.bounds();
                 let v = self
@@ -248,7 +277,7 @@ impl Summary {
             "{{\"engines\":[{},{}],\"variant\":\"{}\",\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"score_lo\":{score_lo},\"score_hi\":{score_hi},\"elo\":{elo},\"elo_lo\":{lo},\"elo_hi\":{hi},\"elo_model\":{model},\"los\":{},\"penta\":[{}],\"sprt\":{sprt},\"terminations\":{{{}}},\"errors\":{},\"move_ms\":{move_ms},\"wall_s\":{}}}",
             json_string(&self.names[0]),
             json_string(&self.names[1]),
-            cfg.variant.name(),
+            variant.name(),
             t.games(),
             t.wins,
             t.draws,
@@ -258,16 +287,16 @@ impl Summary {
             penta.join(","),
             terms.join(","),
             self.errors,
-            num(self.wall.as_secs_f64(), 1),
+            wall.map_or("null".to_owned(), |w| num(w.as_secs_f64(), 1)),
         )
     }
 
-    fn progress(&self, cfg: &MatchConfig) -> String {
+    fn progress(&self, cfg: &MatchConfig, planned: u64) -> String {
         let t = &self.tally;
         let mut s = format!(
             "Games {}/{}: {} - {} - {} [{:.3}]",
             t.games() + self.errors,
-            cfg.games,
+            planned,
             t.wins,
             t.losses,
             t.draws,
@@ -328,14 +357,17 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     }
     let pairs_total = cfg.games.div_ceil(2);
     let done: std::collections::HashSet<u64> = kept.iter().map(|r| r.pair - 1).collect();
-    let todo: Vec<u64> = (0..pairs_total).filter(|p| !done.contains(p)).collect();
+    let ours = |p: &u64| cfg.shard.is_none_or(|s| s.has_pair(p + 1));
+    let todo: Vec<u64> = (0..pairs_total).filter(|p| ours(p) && !done.contains(p)).collect();
+    // The games of this shard (of the match, unsharded).
+    let planned: u64 = (0..pairs_total).filter(ours).map(|p| (cfg.games - 2 * p).min(2)).sum();
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<(GameRecord, usize)>();
     let mut summary =
         Summary { names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()], ..Summary::default() };
     let live = !cfg.quiet && std::io::stderr().is_terminal();
-    let every = (cfg.games / 20).max(1);
+    let every = (planned / 20).max(1);
     let mut written = Ok(());
     let mut pairs = HashMap::new();
     for rec in &kept {
@@ -367,9 +399,9 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
             }
             let done = summary.tally.games() + summary.errors;
             if live {
-                eprint!("\r\x1b[K{}", summary.progress(cfg));
-            } else if !cfg.quiet && (done.is_multiple_of(every) || done == cfg.games) {
-                eprintln!("{}", summary.progress(cfg));
+                eprint!("\r\x1b[K{}", summary.progress(cfg, planned));
+            } else if !cfg.quiet && (done.is_multiple_of(every) || done == planned) {
+                eprintln!("{}", summary.progress(cfg, planned));
             }
             log::info!(
                 "game {} ({} vs {}): {} {} {}",
@@ -397,27 +429,29 @@ fn display(path: &Option<PathBuf>) -> String {
 /// The seat (0 = the first engine) that played Red in a recorded game:
 /// seat `k` moves first in the `k`-th game of its pair (from 0), and in
 /// `flip` the first player is the colour its first flip showed.
-fn red_seat_of(rec: &GameRecord) -> usize {
+pub(crate) fn red_seat_of(rec: &GameRecord) -> usize {
     let first_seat = ((rec.game - 1) % 2) as usize;
     if rec.first == Colour::Red { first_seat } else { 1 - first_seat }
 }
 
 /// The records of whole pairs already in `path` that belong to this match
-/// (same variant, engines and pair seeds), for `--resume`.
+/// (same variant, engines and pair seeds) and shard, for `--resume`.
 fn finished_pairs(cfg: &MatchConfig, path: &std::path::Path) -> Result<Vec<GameRecord>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let records = parse_records_lenient(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    let shard = ShardOf::of(cfg);
     for rec in &records {
         let seat = red_seat_of(rec);
         let ours = rec.variant == cfg.variant
             && rec.pair >= 1
             && rec.game == 2 * (rec.pair - 1) + 1 + (rec.game - 1) % 2
             && rec.seed == pair_seed(cfg.seed, rec.pair - 1)
-            && rec.names == [names[seat], names[1 - seat]];
+            && rec.names == [names[seat], names[1 - seat]]
+            && rec.shard == shard;
         if !ours {
             return Err(format!(
-                "{}: game {} is not from this match (variant, engines or seed differ); give another --out",
+                "{}: game {} is not from this match (variant, engines, seed or shard differ); give another --out",
                 path.display(),
                 rec.game
             ));
@@ -443,6 +477,7 @@ fn worker(
 ) {
     let mut engines: [Option<Engine>; 2] = [None, None];
     let limits = [0, 1].map(|i| cfg.engines[i].limits.unwrap_or(cfg.limits));
+    let shard = ShardOf::of(cfg);
     loop {
         let slot = next.fetch_add(1, Ordering::Relaxed) as usize;
         let Some(&pair) = todo.get(slot) else { return };
@@ -472,7 +507,8 @@ fn worker(
                 let path = dir.join(format!("game-{:05}.log", index + 1));
                 GameLog::create(&path).map_err(|e| log::warn!("cannot create {}: {e}", path.display())).ok()
             });
-            let played = game::play(&spec, &cfg.engines, &mut engines, log);
+            let mut played = game::play(&spec, &cfg.engines, &mut engines, log);
+            played.0.shard = shard;
             if tx.send(played).is_err() {
                 return;
             }

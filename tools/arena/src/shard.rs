@@ -1,0 +1,253 @@
+//! Shards of a match (`arena --shard K/N`) and their merge (`arena merge`).
+//!
+//! Shard `K` of `N` (K from 1, like the `Pair` tag) plays the pairs
+//! `K, K+N, K+2N, ...` of the match, with the game numbers, pair seeds and
+//! deals of the unsharded match. Each of its records carries two tags,
+//! `[Shard "K/N"]` and `[Match "games=G seed=S id=H"]`, where `H` is a hash
+//! of everything that decides the games (see [`match_id`]). [`merge`]
+//! checks that its inputs are shards of one match, none missing and none
+//! twice, and gives the records in game order without those two tags, and
+//! the summary: the records and the summary of the unsharded run of the
+//! same match, except for timings.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::record::{GameRecord, parse_records};
+use crate::runner::{MatchConfig, Summary, pair_seed, red_seat_of};
+
+/// Shard `index` of `count`, `index` from 1.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Shard {
+    /// Which shard, 1 to `count`.
+    pub index: u64,
+    /// How many shards the match is cut into.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether pair `pair` (from 1) is this shard's.
+    pub fn has_pair(self, pair: u64) -> bool {
+        pair >= 1 && (pair - 1) % self.count == self.index - 1
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// `K/N` with `1 <= K <= N`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (k, n) = s.split_once('/').ok_or_else(|| format!("'{s}' is not K/N (shard K of N, K from 1)"))?;
+        let number = |x: &str| x.trim().parse::<u64>().map_err(|e| format!("'{s}': '{x}': {e}"));
+        let (index, count) = (number(k)?, number(n)?);
+        if count == 0 {
+            return Err(format!("'{s}': N must be at least 1"));
+        }
+        if index == 0 || index > count {
+            return Err(format!("'{s}': K must be 1 to {count} (shards count from 1; add 1 to a 0-based index)"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// What a shard's record says about its match.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ShardOf {
+    /// The shard that played the game.
+    pub shard: Shard,
+    /// The match's `--games`.
+    pub games: u64,
+    /// The match seed.
+    pub seed: u64,
+    /// [`match_id`] of the match.
+    pub id: u64,
+}
+
+impl ShardOf {
+    /// The tags of a shard of `cfg`, if it is one.
+    pub fn of(cfg: &MatchConfig) -> Option<ShardOf> {
+        cfg.shard.map(|shard| ShardOf { shard, games: cfg.games, seed: cfg.seed, id: match_id(cfg) })
+    }
+
+    /// The value of the `Match` tag: `games=12 seed=1 id=0123456789abcdef`.
+    pub fn match_text(&self) -> String {
+        format!("games={} seed={} id={:016x}", self.games, self.seed, self.id)
+    }
+
+    /// Reads the values of the `Shard` and `Match` tags.
+    ///
+    /// # Errors
+    /// A message when either is malformed.
+    pub fn parse(shard: &str, matched: &str) -> Result<ShardOf, String> {
+        let shard = shard.parse()?;
+        let (mut games, mut seed, mut id) = (None, None, None);
+        for word in matched.split_whitespace() {
+            let bad = || format!("Match: bad '{word}'");
+            match word.split_once('=').ok_or_else(bad)? {
+                ("games", v) => games = Some(v.parse().map_err(|_| bad())?),
+                ("seed", v) => seed = Some(v.parse().map_err(|_| bad())?),
+                ("id", v) => id = Some(u64::from_str_radix(v, 16).map_err(|_| bad())?),
+                _ => return Err(bad()),
+            }
+        }
+        match (games, seed, id) {
+            (Some(games), Some(seed), Some(id)) => Ok(ShardOf { shard, games, seed, id }),
+            _ => Err(format!("Match: '{matched}' needs games=, seed= and id=")),
+        }
+    }
+}
+
+/// A hash (64-bit FNV-1a) of what decides a match's games: the variant and
+/// rule options, `--games`, `--seed`, `--maxplies`, the limits, `--resign`,
+/// and each engine's name, arguments, options and limits, in order. Not the
+/// engines' commands and folders (shards on machines that keep the binary
+/// at another path still merge), nor `--timemargin`, `--stall` or
+/// `--concurrency`.
+pub fn match_id(cfg: &MatchConfig) -> u64 {
+    let mut text = format!(
+        "variant={} toggles={:?} games={} seed={} maxplies={} limits={} resign={:?}",
+        cfg.variant.name(),
+        cfg.toggles,
+        cfg.games,
+        cfg.seed,
+        cfg.max_plies,
+        cfg.limits,
+        cfg.resign
+    );
+    for e in &cfg.engines {
+        text.push_str(&format!(
+            "\nengine name={:?} args={:?} options={:?} limits={:?}",
+            e.name, e.args, e.options, e.limits
+        ));
+    }
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Shards merged into one match.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// Every game of the match in game order, without the shard tags.
+    pub records: Vec<GameRecord>,
+    /// The match's summary (its wall time unknown: zero).
+    pub summary: Summary,
+    /// The shards' common tags (of the first record).
+    pub of: ShardOf,
+}
+
+/// Merges the records of the shards of one match, each input a name (for
+/// messages) and its text.
+///
+/// # Errors
+/// A message when an input does not parse, a record was not written by a
+/// shard, records come from different matches or shard counts, a game is
+/// there twice, or games are missing (naming them and their shards).
+pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
+    let mut first: Option<(ShardOf, &str, GameRecord)> = None;
+    let mut games: BTreeMap<u64, (GameRecord, &str)> = BTreeMap::new();
+    let mut names: Option<[String; 2]> = None;
+    for (file, text) in inputs {
+        let records = parse_records(text).map_err(|e| format!("{file}: {e}"))?;
+        for rec in records {
+            let g = rec.game;
+            let Some(of) = rec.shard else {
+                return Err(format!("{file}: game {g} has no Shard and Match tags: not written by arena --shard"));
+            };
+            let (want, first_file, like) = first.get_or_insert_with(|| (of, file, rec.clone()));
+            if (of.games, of.seed, of.id) != (want.games, want.seed, want.id) {
+                return Err(format!(
+                    "{file}: game {g} is of another match ({}) than {first_file} ({})",
+                    of.match_text(),
+                    want.match_text()
+                ));
+            }
+            if of.shard.count != want.shard.count {
+                return Err(format!(
+                    "{file}: game {g} is of shard {} but {first_file} has shards of {}",
+                    of.shard, want.shard.count
+                ));
+            }
+            if (rec.variant, &rec.toggles, rec.max_plies) != (like.variant, &like.toggles, like.max_plies) {
+                return Err(format!(
+                    "{file}: game {g} has another variant, rule options or MaxPlies than {first_file}"
+                ));
+            }
+            let pair_ok = rec.pair >= 1 && rec.game.div_ceil(2) == rec.pair && rec.game <= of.games;
+            if !pair_ok || !of.shard.has_pair(rec.pair) || rec.seed != pair_seed(of.seed, rec.pair - 1) {
+                return Err(format!(
+                    "{file}: game {g} (pair {}, seed {}) is not a game of shard {} of this match",
+                    rec.pair, rec.seed, of.shard
+                ));
+            }
+            let seat = red_seat_of(&rec);
+            let order = [rec.names[seat].clone(), rec.names[1 - seat].clone()];
+            match &names {
+                Some(n) if *n != order => {
+                    return Err(format!(
+                        "{file}: game {g} is between {} and {}, not {} and {}",
+                        order[0], order[1], n[0], n[1]
+                    ));
+                }
+                Some(_) => {}
+                None => names = Some(order),
+            }
+            if let Some((_, other)) = games.get(&g) {
+                return Err(format!("game {g} (pair {}) is twice: in {other} and in {file}", rec.pair));
+            }
+            games.insert(g, (rec, file));
+        }
+    }
+    let Some((of, _, _)) = first else {
+        return Err("no records in the inputs".to_owned());
+    };
+    let mut missing: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for g in (1..=of.games).filter(|g| !games.contains_key(g)) {
+        let pair = g.div_ceil(2);
+        missing.entry((pair - 1) % of.shard.count + 1).or_default().push(g);
+    }
+    if !missing.is_empty() {
+        let lacks: Vec<String> = missing
+            .iter()
+            .map(|(k, g)| {
+                let g: Vec<String> = g.iter().map(u64::to_string).collect();
+                format!("shard {k}/{} lacks games {}", of.shard.count, g.join(", "))
+            })
+            .collect();
+        return Err(format!(
+            "incomplete match of {} games: {}; run those shards (--resume keeps their finished pairs) and merge again",
+            of.games,
+            lacks.join("; ")
+        ));
+    }
+    let records: Vec<GameRecord> = games.into_values().map(|(rec, _)| GameRecord { shard: None, ..rec }).collect();
+    let summary = Summary::from_records(names.unwrap_or_default(), &records);
+    Ok(Merged { records, summary, of })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_from_one_and_split_the_pairs() {
+        assert_eq!("2/3".parse(), Ok(Shard { index: 2, count: 3 }));
+        for bad in ["0/3", "4/3", "1/0", "0/0", "3", "a/3", "1/-2", ""] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        let shards = [1, 2, 3].map(|index| Shard { index, count: 3 });
+        for pair in 1..=10 {
+            let owners: Vec<u64> = shards.iter().filter(|s| s.has_pair(pair)).map(|s| s.index).collect();
+            assert_eq!(owners, [(pair - 1) % 3 + 1], "pair {pair}");
+        }
+        let of = ShardOf { shard: shards[1], games: 12, seed: 7, id: 0xab };
+        assert_eq!(ShardOf::parse("2/3", &of.match_text()), Ok(of));
+        assert!(ShardOf::parse("2/3", "games=12 seed=7").is_err());
+        assert!(ShardOf::parse("2/3", "games=12 seed=7 id=zz").is_err());
+    }
+}
