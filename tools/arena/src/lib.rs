@@ -4,7 +4,8 @@
 //! engine only what it may see; [`game`] plays one game between two engine
 //! processes ([`engine`]) under a time control ([`clock`]); [`runner`] plays
 //! a match of game pairs in parallel and keeps the statistics ([`stats`]);
-//! [`record`] writes and reads game records, which [`replay`] re-judges.
+//! [`record`] writes and reads game records, which [`replay`] re-judges;
+//! [`shard`] cuts a match into shards and merges their records.
 
 pub mod belief_eval;
 pub mod clock;

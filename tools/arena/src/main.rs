@@ -273,11 +273,10 @@ fn merge(files: &[PathBuf], out: Option<&PathBuf>, quiet: bool) -> Result<(), St
         let mut f = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         f.write_all(text.as_bytes()).map_err(|e| format!("writing {}: {e}", path.display()))?;
     }
-    let variant = merged.records.first().map_or(Variant::Flip, |r| r.variant);
     if !quiet {
-        print!("{}", merged.summary.text_with(None, None));
+        print!("{}", merged.text());
     }
-    println!("{}", merged.summary.json_with(variant, None, None));
+    println!("{}", merged.json());
     Ok(())
 }
 

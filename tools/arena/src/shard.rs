@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
+use luzhanqi::Variant;
+
 use crate::record::{GameRecord, parse_records};
 use crate::runner::{MatchConfig, Summary, pair_seed, red_seat_of};
 
@@ -139,6 +141,22 @@ pub struct Merged {
     pub summary: Summary,
     /// The shards' common tags (of the first record).
     pub of: ShardOf,
+    /// The match's variant.
+    pub variant: Variant,
+}
+
+impl Merged {
+    /// The match's text summary, as the unsharded run prints it but for
+    /// the wall time (unknown).
+    pub fn text(&self) -> String {
+        self.summary.text_with(None, None)
+    }
+
+    /// The match's JSON line, as the unsharded run prints it but for
+    /// `wall_s` (`null`).
+    pub fn json(&self) -> String {
+        self.summary.json_with(self.variant, None, None)
+    }
 }
 
 /// Merges the records of the shards of one match, each input a name (for
@@ -162,7 +180,8 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
             let (want, first_file, like) = first.get_or_insert_with(|| (of, file, rec.clone()));
             if (of.games, of.seed, of.id) != (want.games, want.seed, want.id) {
                 return Err(format!(
-                    "{file}: game {g} is of another match ({}) than {first_file} ({})",
+                    "{file}: game {g} is of another match ({}) than {first_file} ({}): games, seed, or what the \
+                     id covers (variant, rules, --maxplies, limits, --resign, the engines' names, args, options) differ",
                     of.match_text(),
                     want.match_text()
                 ));
@@ -203,7 +222,7 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
             games.insert(g, (rec, file));
         }
     }
-    let Some((of, _, _)) = first else {
+    let Some((of, _, like)) = first else {
         return Err("no records in the inputs".to_owned());
     };
     let mut missing: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
@@ -227,12 +246,70 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
     }
     let records: Vec<GameRecord> = games.into_values().map(|(rec, _)| GameRecord { shard: None, ..rec }).collect();
     let summary = Summary::from_records(names.unwrap_or_default(), &records);
-    Ok(Merged { records, summary, of })
+    Ok(Merged { records, summary, of, variant: like.variant })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use luzhanqi::Colour;
+
+    use crate::record::Termination;
+
+    /// Game `game` of a 6-game match of seed 7 as shard `index` of
+    /// `count` writes it (not a legal game: merge does not replay).
+    fn game(game: u64, index: u64, count: u64) -> GameRecord {
+        let pair = game.div_ceil(2);
+        let mut rec = GameRecord::new(game, pair, Variant::Open);
+        rec.seed = pair_seed(7, pair - 1);
+        rec.names = if game % 2 == 1 { ["a".into(), "b".into()] } else { ["b".into(), "a".into()] };
+        rec.winner = Some(Colour::Red);
+        rec.termination = Termination::Flag;
+        rec.shard = Some(ShardOf { shard: Shard { index, count }, games: 6, seed: 7, id: 1 });
+        rec
+    }
+
+    fn file(name: &str, recs: &[GameRecord]) -> (String, String) {
+        (name.to_owned(), recs.iter().map(|r| format!("{r}\n")).collect())
+    }
+
+    #[test]
+    fn merge_orders_the_games_and_refuses_what_is_not_one_match() {
+        let one = file("one", &[game(1, 1, 2), game(2, 1, 2), game(5, 1, 2), game(6, 1, 2)]);
+        let two = file("two", &[game(4, 2, 2), game(3, 2, 2)]);
+        let merged = merge(&[two.clone(), one.clone()]).unwrap();
+        assert_eq!(merged.records.iter().map(|r| r.game).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
+        assert!(merged.records.iter().all(|r| r.shard.is_none()));
+        // Red won every game: each pair is 1-1.
+        assert_eq!(merged.summary.tally.penta, [0, 0, 3, 0, 0]);
+        assert_eq!(merged.summary.names, ["a", "b"]);
+        assert!(merged.json().starts_with("{\"engines\":[\"a\",\"b\"],\"variant\":\"open\",\"games\":6,"));
+
+        let err = |inputs: &[(String, String)]| merge(inputs).unwrap_err();
+        assert_eq!(err(&[]), "no records in the inputs");
+        assert!(err(&[file("x", &[])]).contains("no records"));
+        let e = err(std::slice::from_ref(&one));
+        assert!(e.contains("incomplete match of 6 games: shard 2/2 lacks games 3, 4; run those shards"), "{e}");
+        let mut plain = game(3, 2, 2);
+        plain.shard = None;
+        assert!(err(&[one.clone(), file("p", &[plain, game(4, 2, 2)])]).contains("p: game 3 has no Shard"));
+        let e = err(&[one.clone(), file("t", &[game(3, 2, 3), game(4, 2, 2)])]);
+        assert!(e.contains("t: game 3 is of shard 2/3 but one has shards of 2"), "{e}");
+        let e = err(&[one.clone(), file("w", &[game(3, 1, 2), game(4, 2, 2)])]);
+        assert!(e.contains("w: game 3 (pair 2, seed") && e.contains("not a game of shard 1/2"), "{e}");
+        let mut swapped = game(3, 2, 2);
+        swapped.names.swap(0, 1);
+        let e = err(&[one.clone(), file("s", &[swapped, game(4, 2, 2)])]);
+        assert!(e.contains("s: game 3 is between b and a, not a and b"), "{e}");
+        let mut other = game(3, 2, 2);
+        other.shard = Some(ShardOf { id: 2, ..other.shard.unwrap() });
+        let e = err(&[one.clone(), file("o", &[other, game(4, 2, 2)])]);
+        assert!(e.contains("o: game 3 is of another match (games=6 seed=7 id=0000000000000002)"), "{e}");
+        let e = err(&[one.clone(), two.clone(), file("again", &[game(4, 2, 2)])]);
+        assert_eq!(e, "game 4 (pair 2) is twice: in two and in again");
+        let cut = (two.0.clone(), two.1[..two.1.len() - 20].to_owned());
+        assert!(err(&[one, cut]).starts_with("two: line "));
+    }
 
     #[test]
     fn shards_parse_from_one_and_split_the_pairs() {
