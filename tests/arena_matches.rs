@@ -317,4 +317,8 @@ fn three_shards_merged_equal_one_run_of_the_same_match() {
     let mut wrong = shard(1, 1);
     (wrong.out, wrong.resume) = (Some(path), true);
     assert!(run(&wrong).unwrap_err().contains("not from this match"));
+    // A shard cannot run an SPRT: it would stop on its own pairs.
+    let mut sprt = shard(1, 1);
+    sprt.sprt = Some("elo0=0 elo1=200".parse().unwrap());
+    assert!(run(&sprt).unwrap_err().contains("--sprt with --shard"));
 }

@@ -226,9 +226,6 @@ fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, Str
         .collect::<Result<Vec<_>, _>>()?;
     let rules = rules_of(a.variant, &toggles).map_err(|e| format!("--rule: {e}"))?;
     let limits = Limits { tc: a.tc, movetime: a.movetime, nodes: a.nodes, depth: a.depth };
-    if a.shard.is_some() && a.sprt.is_some() {
-        return Err("--sprt with --shard: a shard cannot stop the whole match; play the shards without it".to_owned());
-    }
     if let Some(e) = engines.iter().find(|e| e.limits.is_none() && limits.is_empty()) {
         return Err(format!(
             "{} has no limit: give --tc, --movetime, --nodes or --depth (or tc=... in its --engine)",

@@ -333,9 +333,13 @@ pub fn json_string(s: &str) -> String {
 /// Plays the match.
 ///
 /// # Errors
-/// A message when the record file or the log folder cannot be written.
+/// A message when the record file or the log folder cannot be written, or
+/// for an SPRT in a shard (one shard cannot stop the match).
 pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     let start = Instant::now();
+    if cfg.shard.is_some() && cfg.sprt.is_some() {
+        return Err("--sprt with --shard: a shard cannot stop the whole match; play the shards without it".to_owned());
+    }
     let kept = match &cfg.out {
         Some(path) if cfg.resume && path.exists() => finished_pairs(cfg, path)?,
         _ => Vec::new(),
