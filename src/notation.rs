@@ -515,7 +515,10 @@ pub fn board_text(pos: &Position) -> String {
         }
         s.push_str(&format!("face-down pool ({}):{pool}\n", pos.facedown().count()));
     }
-    if let Some(result) = pos.outcome() {
+    if r.has_deployment() && pos.occupied().is_empty() {
+        // Not a game without actions: one that has not begun.
+        s.push_str("not deployed yet: the board is empty (go setup, then position fen)\n");
+    } else if let Some(result) = pos.outcome() {
         s.push_str(&format!("game over: {result}\n"));
     }
     s

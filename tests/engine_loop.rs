@@ -224,9 +224,16 @@ fn perft_and_display_commands() {
     let out = h.send("d");
     assert!(out.iter().any(|l| l.starts_with("fen ?????/")), "{out:?}");
     assert!(out.iter().any(|l| l.starts_with("face-down pool (50)")), "{out:?}");
+    assert_eq!(out.last().map(String::as_str), Some("end"), "d ends with a closing line");
+    assert_eq!(out.iter().filter(|l| *l == "end").count(), 1);
     let out = h.send("perft 99");
     assert_eq!(errors(&out).len(), 1);
     h.send("setoption name Variant value classic");
+    // Before deployment the board is empty: no game over, a hint instead.
+    let out = h.send("d");
+    assert!(!out.iter().any(|l| l.starts_with("game over")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("not deployed yet: the board is empty")), "{out:?}");
+    assert_eq!(out.last().map(String::as_str), Some("end"));
     h.send("position fen b?b?b?b?b?/1b?b?b?b?/b?b?b?1b?/b?b?1b?b?/r51b?b?1/rBb?b?b?b?/2r81r3/1r51r1r7/1rBr61r4/1r2r1r2r6/rMr4rMr2r9/r3r7r3rFrM r 25 40 r1b1b2");
     let out = h.send_wait("perft 1", "nodes");
     assert_eq!(out.last().map(String::as_str), Some("nodes 30"));

@@ -46,6 +46,7 @@ fn waits_for(line: &str, searching: &mut bool) -> Option<&'static str> {
             Some("bestmove")
         }
         Some(&"perft") => Some("nodes"),
+        Some(&"d") if w.len() == 1 => Some("end"),
         Some(&"bench") => Some("nps"),
         _ => None,
     }
@@ -93,7 +94,11 @@ fn run(input: &str) -> String {
                 loop {
                     let l = rx.recv_timeout(Duration::from_secs(60)).expect("engine answers");
                     let done = l.starts_with("info string error")
-                        || if until == "nps" { l.ends_with(" nps") } else { l.starts_with(until) };
+                        || match until {
+                            "nps" => l.ends_with(" nps"),
+                            "end" => l == "end",
+                            _ => l.starts_with(until),
+                        };
                     collected.push(l);
                     if done {
                         break;

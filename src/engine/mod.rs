@@ -31,6 +31,8 @@ use output::Output;
 pub const NAME: &str = concat!("luzhanqi ", env!("CARGO_PKG_VERSION"));
 /// The authors, as sent after `uli`.
 pub const AUTHOR: &str = "the luzhanqi developers";
+/// The last line of `d`.
+pub const DISPLAY_END: &str = "end";
 /// Deepest `perft` the protocol accepts (deeper counts run for hours).
 pub const MAX_PERFT_DEPTH: u32 = 6;
 
@@ -439,6 +441,8 @@ impl Engine {
                 self.send(Response::Text(format!("belief {}", report::belief_of(at, &p))));
             }
         }
+        // The last line, so that a GUI knows the drawing is complete.
+        self.send(Response::Text(DISPLAY_END.to_owned()));
     }
 
     fn perft(&mut self, depth: u32) {
