@@ -508,3 +508,77 @@ fn infinite_search_reports_at_once() {
     }
     h.send_wait("stop", "bestmove");
 }
+
+#[test]
+fn debug_log_file_stamps_lines_and_a_bad_path_keeps_the_old_log() {
+    let dir = std::env::temp_dir().join(format!("luzhanqi-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("a.log");
+    let _ = std::fs::remove_file(&good);
+    let mut h = Harness::new();
+    assert!(h.send(&format!("setoption name DebugLogFile value {}", good.display())).is_empty());
+    h.send("isready");
+    let out = h.send("setoption name DebugLogFile value /nonexistent-dir/x.log");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].starts_with("info string error: setoption: DebugLogFile '/nonexistent-dir/x.log': "), "{out:?}");
+    assert!(out[0].ends_with(&format!("the log goes on in '{}'", good.display())), "{out:?}");
+    assert_eq!(h.engine.options().debug_log_file, good.display().to_string());
+    h.send("isready");
+    h.send("setoption name DebugLogFile value <empty>");
+    h.send("isready");
+    let text = std::fs::read_to_string(&good).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("# luzhanqi ") && lines[0].contains(" log opened 20") && lines[0].ends_with(" UTC"),
+        "{text}"
+    );
+    // Every exchanged line is stamped HH:MM:SS.mmm; the second isready
+    // (after the refused path) is still logged, the one after <empty> not.
+    let stamped = |l: &&str| {
+        let b = l.as_bytes();
+        b.len() > 13 && b[2] == b':' && b[5] == b':' && b[8] == b'.' && b[12] == b' '
+    };
+    assert!(lines[1..].iter().all(stamped), "{text}");
+    let bodies: Vec<&str> = lines[1..].iter().map(|l| &l[13..]).collect();
+    assert_eq!(bodies.iter().filter(|b| **b == ">> isready").count(), 2, "{text}");
+    assert!(bodies.iter().any(|b| b.starts_with("<< info string error: setoption: DebugLogFile")), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rust_log_reports_positions_options_and_why_searches_stop() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let run = |level: &str, go: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_luzhanqi"))
+            .env("RUST_LOG", level)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let session = format!("setoption name Seed value 3\nposition startpos moves c3=r9\n{go}\n");
+        child.stdin.take().unwrap().write_all(session.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (stdout, nodes) = run("info", "go nodes 300");
+    let (_, timed) = run("info", "go movetime 50");
+    let info = nodes + &timed;
+    for want in [
+        "option Seed = 3",
+        "position: ",
+        "go nodes 300 (bounded): player mcts",
+        "search: 1 thread(s), no time limit",
+        "search: stopped after 300 iterations, ",
+        " ms: the node limit",
+        "search: 1 thread(s), target 20 ms, hard limit 20 ms",
+        " ms: time: ",
+    ] {
+        assert!(info.contains(want), "RUST_LOG=info lacks '{want}':\n{info}");
+    }
+    assert!(!info.contains("iterations, ") || !info.contains("seldepth"), "debug lines at info:\n{info}");
+    assert!(stdout.lines().all(|l| l.starts_with("info ") || l.starts_with("bestmove ")), "{stdout}");
+    let (_, debug) = run("debug", "go nodes 300");
+    assert!(debug.lines().any(|l| l.contains("search: ") && l.contains(" seldepth ")), "{debug}");
+}

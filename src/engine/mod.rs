@@ -130,6 +130,7 @@ impl Engine {
     /// Handles one input line. Returns `false` after `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
         self.out.log_input(line);
+        log::trace!("input: {line}");
         self.reap();
         match parse_command(line) {
             Ok(cmd) => self.handle(cmd),
@@ -217,7 +218,12 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        match self.opts.set(name, value) {
+        let old_log = self.opts.debug_log_file.clone();
+        let result = self.opts.set(name, value);
+        if result.is_ok() {
+            log::info!("option {name} = {}", value.unwrap_or(""));
+        }
+        match result {
             Ok(Effect::None) => {}
             Ok(Effect::Rules) => self.reset_position(),
             Ok(Effect::Seed) => {
@@ -225,7 +231,13 @@ impl Engine {
             }
             Ok(Effect::LogFile) => {
                 if let Err(e) = self.out.set_log_file(&self.opts.debug_log_file) {
-                    self.error(format!("DebugLogFile '{}': {e}", self.opts.debug_log_file));
+                    let asked = std::mem::replace(&mut self.opts.debug_log_file, old_log);
+                    let still = if self.opts.debug_log_file.is_empty() {
+                        "no log is written".to_owned()
+                    } else {
+                        format!("the log goes on in '{}'", self.opts.debug_log_file)
+                    };
+                    self.error(format!("setoption: DebugLogFile '{asked}': {e}; {still}"));
                 }
             }
             Err(e) => self.error(e),
@@ -253,6 +265,12 @@ impl Engine {
                 return self.error(format!("position: move {} '{t}': {e}", i + 1));
             }
         }
+        log::info!(
+            "position: {} after {} history token(s), {} to move",
+            pos,
+            moves.len(),
+            pos.side_to_move().map_or_else(|| "the first flipper".to_owned(), |c| c.to_string())
+        );
         self.base = base;
         self.pos = pos;
         self.history = moves;
@@ -322,6 +340,12 @@ impl Engine {
                 "warning: go: no limit for {side} to move (movetime, nodes, depth or its clock); searching until stop"
             )));
         }
+        log::info!(
+            "{} ({}): player {}",
+            Command::Go(go.clone()),
+            if bounded { "bounded" } else { "until stop" },
+            player.name()
+        );
         self.spawn("go", bounded, move |searcher, control, out| {
             let mut send = |e: Event| report::responses_of(&e).iter().for_each(|r| out.send(r));
             let (best, ponder) = match player {

@@ -366,8 +366,12 @@ impl Job<'_> {
     /// The main thread's iterations until a limit is reached or `stop`.
     fn search<W: SearchWorker>(&self, mut w: W, total: &AtomicU64, single: bool, reporter: &mut Reporter) -> W {
         let mut stopper = Stopper::new(self.limits, self.pos.side_to_move(), self.cfg.move_overhead, self.start);
+        log::info!("search: {} thread(s), {}", self.cfg.threads.max(1), stopper.budget());
         let mut i = 0u64;
-        while !self.control.stopped() {
+        let why = loop {
+            if self.control.stopped() {
+                break "stop";
+            }
             w.iterate();
             i += 1;
             let nodes = total.fetch_add(1, Ordering::Relaxed) + 1;
@@ -378,27 +382,32 @@ impl Job<'_> {
                 }
                 continue;
             }
-            if stopper.nodes.is_some_and(|n| nodes >= n) || (single && nodes >= 1) {
-                break;
+            if stopper.nodes.is_some_and(|n| nodes >= n) {
+                break "the node limit";
+            }
+            if single && nodes >= 1 {
+                break "a single legal action";
             }
             if w.with_tree(|t| t.nodes[0].proven) != Proven::Unknown {
-                break;
+                break "the root is proven";
             }
             if i % CHECK_EVERY != 0 {
                 continue;
             }
             let (stats, depth) = w.with_tree(|t| (t.root_stats(), t.pv(PV_MAX).len()));
             if self.limits.best_visits.is_some_and(|v| stats.iter().any(|s| s.visits >= v)) {
-                break;
+                break "the best action's visit limit";
             }
             if self.limits.depth.is_some_and(|d| depth as u32 >= d) {
-                break;
+                break "the depth limit";
             }
             reporter.tick(Some(depth), || self.progress(&w, nodes, None));
-            if stopper.time_up(&stats.iter().map(|s| s.visits).collect::<Vec<_>>()) {
-                break;
+            if let Some(t) = stopper.why_time_up(&stats.iter().map(|s| s.visits).collect::<Vec<_>>()) {
+                break t.text();
             }
-        }
+        };
+        let (n, ms) = (total.load(Ordering::Relaxed), self.start.elapsed().as_millis());
+        log::info!("search: stopped after {n} iterations, {ms} ms: {why}");
         w
     }
 

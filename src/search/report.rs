@@ -149,6 +149,18 @@ impl<'a> Reporter<'a> {
 
     /// Reports `event` now.
     pub(super) fn send(&mut self, event: Event) {
+        if let Event::Progress(p) = &event {
+            log::debug!(
+                "search: {} iterations, {} ms, depth {} seldepth {}, best {} q {:.3} ({:?})",
+                p.nodes,
+                p.elapsed.as_millis(),
+                p.depth,
+                p.seldepth,
+                p.pv.first().map_or_else(|| "none".to_owned(), ToString::to_string),
+                p.q,
+                p.proven
+            );
+        }
         (self.sink)(event);
     }
 }

@@ -168,13 +168,21 @@ impl Stopper {
     /// limit; before the soft limit as soon as the rest of it could not
     /// change the choice.
     pub fn time_up(&self, visits: &[u32]) -> bool {
+        self.why_time_up(visits).is_some()
+    }
+
+    /// The budget the search runs under.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// [`Stopper::time_up`] with the rule that stops the search.
+    pub fn why_time_up(&self, visits: &[u32]) -> Option<TimeStop> {
         let elapsed = self.start.elapsed();
         if self.budget.hard.is_some_and(|h| elapsed >= h) {
-            return true;
+            return Some(TimeStop::Hard);
         }
-        let Some(soft) = self.budget.soft else {
-            return false;
-        };
+        let soft = self.budget.soft?;
         let (mut first, mut second) = (0u32, 0u32);
         for &v in visits {
             if v > first {
@@ -187,10 +195,53 @@ impl Stopper {
         let (first, second) = (f64::from(first), f64::from(second));
         let total: f64 = visits.iter().map(|&v| f64::from(v)).sum::<f64>().max(1.0);
         if elapsed >= soft {
-            return first >= STABLE_LEAD * second || elapsed >= soft.mul_f64(SOFT_OVERRUN);
+            return if first >= STABLE_LEAD * second {
+                Some(TimeStop::Stable)
+            } else if elapsed >= soft.mul_f64(SOFT_OVERRUN) {
+                Some(TimeStop::Overrun)
+            } else {
+                None
+            };
         }
         let e = elapsed.as_secs_f64();
         let left = total / e.max(1e-3) * (soft.as_secs_f64() - e);
-        e > EARLIEST_STOP * soft.as_secs_f64() && first - second > left
+        (e > EARLIEST_STOP * soft.as_secs_f64() && first - second > left).then_some(TimeStop::Decided)
+    }
+}
+
+/// Which time rule ended a search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TimeStop {
+    /// The hard limit (or the whole `movetime`).
+    Hard,
+    /// Past the target with a clear best action.
+    Stable,
+    /// Twice the target, the choice still close.
+    Overrun,
+    /// Before the target: the rest of it could not change the choice.
+    Decided,
+}
+
+impl TimeStop {
+    /// What the log says.
+    pub fn text(self) -> &'static str {
+        match self {
+            TimeStop::Hard => "time: the hard limit",
+            TimeStop::Stable => "time: past the target, the best action clearly ahead",
+            TimeStop::Overrun => "time: twice the target, the choice still close",
+            TimeStop::Decided => "time: the rest of the target could not change the choice",
+        }
+    }
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.soft, self.hard) {
+            (None, None) => f.write_str("no time limit"),
+            (s, h) => {
+                let ms = |d: Option<Duration>| d.map_or_else(|| "none".to_owned(), |d| format!("{} ms", d.as_millis()));
+                write!(f, "target {}, hard limit {}", ms(s), ms(h))
+            }
+        }
     }
 }
