@@ -90,6 +90,9 @@ pub enum EngineError {
     Crashed(String),
     /// It did not answer in time.
     Stalled(String),
+    /// It answered a `setoption` of its set-up with `info string error`:
+    /// it does not play with the settings asked for.
+    Refused(String),
 }
 
 impl fmt::Display for EngineError {
@@ -98,6 +101,7 @@ impl fmt::Display for EngineError {
             EngineError::Spawn(m) => write!(f, "cannot start: {m}"),
             EngineError::Crashed(m) => write!(f, "crashed: {m}"),
             EngineError::Stalled(m) => write!(f, "stalled: {m}"),
+            EngineError::Refused(m) => write!(f, "refused its set-up: {m}"),
         }
     }
 }
@@ -161,7 +165,10 @@ pub struct Engine {
     stdin: BufWriter<ChildStdin>,
     events: Receiver<Event>,
     log: LogSlot,
-    closed: bool,
+    /// Set once its output closed: how the process ended.
+    closed: Option<String>,
+    /// Set once [`Engine::shutdown`] ran.
+    finished: bool,
     /// Option names announced after `uli`.
     pub announced: Vec<String>,
     /// `id name`, if sent.
@@ -170,12 +177,13 @@ pub struct Engine {
 
 impl Engine {
     /// Starts the program and completes the handshake (`uli` ... `uliok`)
-    /// within `timeout`.
+    /// within `timeout`, writing the exchange into `log` (which stays
+    /// attached).
     ///
     /// # Errors
     /// [`EngineError`] when the program cannot be started, exits, or does
     /// not answer in time.
-    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, EngineError> {
+    pub fn start(spec: &EngineSpec, timeout: Duration, log: Option<GameLog>) -> Result<Engine, EngineError> {
         let mut process = Process::new(&spec.cmd);
         process.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         if let Some(dir) = &spec.dir {
@@ -187,7 +195,7 @@ impl Engine {
             let _ = child.kill();
             return Err(EngineError::Spawn("no pipes".to_owned()));
         };
-        let log: LogSlot = Arc::new(Mutex::new(None));
+        let log: LogSlot = Arc::new(Mutex::new(log));
         let (tx, events) = channel();
         let (name, slot) = (spec.name.clone(), Arc::clone(&log));
         let spawned = std::thread::Builder::new().name(format!("{name} stdout")).spawn(move || {
@@ -218,7 +226,8 @@ impl Engine {
             stdin: BufWriter::new(stdin),
             events,
             log,
-            closed: false,
+            closed: None,
+            finished: false,
             announced: Vec::new(),
             id_name: None,
         };
@@ -282,10 +291,12 @@ impl Engine {
     pub fn send_line(&mut self, line: &str) -> Result<(), EngineError> {
         log_to(&self.log, &self.spec.name, '>', line);
         let sent = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
-        sent.map_err(|e| {
-            self.closed = true;
-            EngineError::Crashed(format!("writing '{line}': {e}"))
-        })
+        if let Err(e) = sent {
+            let status = self.exit_text();
+            self.closed = Some(status.clone());
+            return Err(EngineError::Crashed(format!("{status} (writing '{line}' failed: {e})")));
+        }
+        Ok(())
     }
 
     /// The next line from the engine and when it arrived, waiting until
@@ -295,16 +306,15 @@ impl Engine {
     /// [`EngineError::Stalled`] at the deadline, [`EngineError::Crashed`]
     /// when the engine's output is closed.
     pub fn recv(&mut self, deadline: Instant) -> Result<(String, Instant), EngineError> {
-        if self.closed {
-            return Err(EngineError::Crashed("its output is closed".to_owned()));
+        if let Some(status) = &self.closed {
+            return Err(EngineError::Crashed(status.clone()));
         }
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.events.recv_timeout(wait) {
             Ok(Event::Line(line, at)) => Ok((line, at)),
             Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                self.closed = true;
-                let status =
-                    self.child.try_wait().ok().flatten().map_or("its output closed".to_owned(), |s| s.to_string());
+                let status = self.exit_text();
+                self.closed = Some(status.clone());
                 Err(EngineError::Crashed(status))
             }
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Stalled("no answer in time".to_owned())),
@@ -317,12 +327,25 @@ impl Engine {
     /// # Errors
     /// [`EngineError`] when the engine does not answer within `timeout`.
     pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.sync_errors(timeout).map(drop)
+    }
+
+    /// [`Engine::sync`], returning the `info string error` lines that came
+    /// before `readyok` (the engine's answers to the commands before it).
+    ///
+    /// # Errors
+    /// [`EngineError`] when the engine does not answer within `timeout`.
+    pub fn sync_errors(&mut self, timeout: Duration) -> Result<Vec<String>, EngineError> {
         self.send(&Command::IsReady)?;
         let deadline = Instant::now() + timeout;
+        let mut errors = Vec::new();
         loop {
             let (line, _) = self.recv(deadline).map_err(|e| e.during("isready"))?;
             if line.trim() == "readyok" {
-                return Ok(());
+                return Ok(errors);
+            }
+            if parse_response(&line).is_ok_and(|r| r.is_error()) {
+                errors.push(line.trim().to_owned());
             }
         }
     }
@@ -341,25 +364,67 @@ impl EngineError {
     pub fn during(self, what: &str) -> EngineError {
         match self {
             EngineError::Spawn(m) => EngineError::Spawn(m),
+            EngineError::Refused(m) => EngineError::Refused(m),
             EngineError::Crashed(m) => EngineError::Crashed(format!("{m} (waiting for the answer to {what})")),
             EngineError::Stalled(_) => EngineError::Stalled(format!("no answer to {what} in time")),
         }
     }
 }
 
-impl Drop for Engine {
-    /// Asks the engine to quit, gives it a moment, then kills it.
-    fn drop(&mut self) {
-        let _ = self.send_line("quit");
-        let until = Instant::now() + Duration::from_millis(300);
+/// How long a process whose output closed is given to exit, so that a
+/// crash's detail can say how it ended.
+pub const EXIT_WAIT: Duration = Duration::from_secs(1);
+
+/// How long an engine asked to `quit` is given before it is killed.
+pub const QUIT_WAIT: Duration = Duration::from_millis(300);
+
+impl Engine {
+    /// How the process ended (`exit status: 3`, `signal: 9 (SIGKILL)`),
+    /// waiting up to [`EXIT_WAIT`] for it to exit.
+    fn exit_text(&mut self) -> String {
+        let until = Instant::now() + EXIT_WAIT;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.to_string(),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                Ok(None) => {
+                    return format!("its output closed, but it was still running {} ms later", EXIT_WAIT.as_millis());
+                }
+                Err(e) => return format!("its output closed (its exit status is unknown: {e})"),
+            }
+        }
+    }
+
+    /// Ends the process: asks it to `quit`, gives it [`QUIT_WAIT`], then
+    /// kills it. Says what happened (`quit: exit status: 0`, `killed`);
+    /// the caller may write that into the game log, still attached.
+    pub fn shutdown(&mut self) -> String {
+        if self.finished {
+            return "already stopped".to_owned();
+        }
+        self.finished = true;
+        if let Ok(Some(status)) = self.child.try_wait() {
+            return format!("had exited: {status}");
+        }
+        log_to(&self.log, &self.spec.name, '>', "quit");
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let until = Instant::now() + QUIT_WAIT;
         while Instant::now() < until {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return format!("quit: {status}");
             }
             std::thread::sleep(Duration::from_millis(5));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        format!("killed (no exit within {} ms of quit)", QUIT_WAIT.as_millis())
+    }
+}
+
+impl Drop for Engine {
+    /// Asks the engine to quit, gives it a moment, then kills it.
+    fn drop(&mut self) {
+        self.shutdown();
     }
 }
 
@@ -388,7 +453,7 @@ mod tests {
     #[test]
     fn a_missing_program_is_a_spawn_error() {
         let spec = EngineSpec::parse(&words("cmd=/nonexistent/engine")).unwrap();
-        let err = Engine::start(&spec, Duration::from_secs(1)).err().unwrap();
+        let err = Engine::start(&spec, Duration::from_secs(1), None).err().unwrap();
         assert!(matches!(err, EngineError::Spawn(_)), "{err}");
     }
 
@@ -396,11 +461,11 @@ mod tests {
     fn a_program_that_is_no_engine_crashes_or_stalls() {
         // `true` exits at once: its output closes before `uliok`.
         let spec = EngineSpec::parse(&words("cmd=true")).unwrap();
-        let err = Engine::start(&spec, Duration::from_secs(5)).err().unwrap();
+        let err = Engine::start(&spec, Duration::from_secs(5), None).err().unwrap();
         assert!(matches!(err, EngineError::Crashed(_)), "{err}");
         // `cat` echoes `uli` forever without `uliok`.
         let spec = EngineSpec::parse(&words("cmd=cat")).unwrap();
-        let err = Engine::start(&spec, Duration::from_millis(200)).err().unwrap();
+        let err = Engine::start(&spec, Duration::from_millis(200), None).err().unwrap();
         assert!(matches!(err, EngineError::Stalled(_)), "{err}");
     }
 }

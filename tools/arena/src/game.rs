@@ -107,22 +107,31 @@ pub fn engine_seed(seed: u64) -> u64 {
 }
 
 /// Starts an engine and sets it up for the match: `Variant`, the rule
-/// toggles, then the user's options, then `isready`.
+/// toggles, then the user's options, then `isready`; the exchange goes into
+/// `log`.
 ///
 /// # Errors
-/// [`EngineError`] when it cannot be started or does not answer.
+/// [`EngineError`] when it cannot be started or does not answer, and
+/// [`EngineError::Refused`] when it answers any of those `setoption`s with
+/// `info string error` (it would not play with the settings asked for).
 pub fn launch(
     spec: &EngineSpec,
     variant: Variant,
     toggles: &[(String, String)],
     stall: Duration,
+    log: Option<GameLog>,
 ) -> Result<Engine, EngineError> {
-    let mut e = Engine::start(spec, stall)?;
+    let mut e = Engine::start(spec, stall, log)?;
     e.set_option("Variant", variant.name())?;
     for (name, value) in toggles.iter().chain(&spec.options) {
         e.set_option(name, value)?;
     }
-    e.sync(stall)?;
+    let errors = e.sync_errors(stall)?;
+    if !errors.is_empty() {
+        let refused = EngineError::Refused(errors.join("; "));
+        e.remark(&refused.to_string());
+        return Err(refused);
+    }
     Ok(e)
 }
 
@@ -142,7 +151,7 @@ impl End {
     fn engine(seat: usize, name: &str, e: &EngineError) -> End {
         let t = match e {
             EngineError::Stalled(_) => Termination::Stall,
-            EngineError::Spawn(_) | EngineError::Crashed(_) => Termination::Crash,
+            EngineError::Spawn(_) | EngineError::Crashed(_) | EngineError::Refused(_) => Termination::Crash,
         };
         End::loss(seat, t, format!("{name} {e}"))
     }
@@ -238,7 +247,7 @@ impl Game<'_> {
     fn run(&mut self, specs: &[EngineSpec; 2], log: Option<GameLog>) -> Result<End, End> {
         for (seat, spec) in specs.iter().enumerate() {
             if self.engines[seat].is_none() {
-                let started = launch(spec, self.spec.variant, &self.spec.toggles, self.spec.stall);
+                let started = launch(spec, self.spec.variant, &self.spec.toggles, self.spec.stall, log.clone());
                 self.engines[seat] = Some(started.map_err(|e| End::engine(seat, &spec.name, &e))?);
             }
         }
@@ -300,12 +309,12 @@ impl Game<'_> {
             Ok(got) => got,
             Err(err) => {
                 self.busy[seat] = true;
-                return Err(match err {
-                    EngineError::Stalled(_) if allowed.is_some() => {
-                        let detail = format!("{name} ({colour}) lost on time: no bestmove within {allowed:?}");
+                return Err(match (err, allowed) {
+                    (EngineError::Stalled(_), Some(a)) => {
+                        let detail = format!("{name} ({colour}) lost on time: no bestmove within {} ms", a.as_millis());
                         End::loss(seat, Termination::Time, detail)
                     }
-                    err => fail(err.during("go")),
+                    (err, _) => fail(err.during("go")),
                 });
             }
         };
@@ -357,28 +366,45 @@ impl Game<'_> {
     }
 
     /// After the game: stops searches that ran out of time and checks that
-    /// each engine still answers; an engine that does not is dropped
-    /// (killed) and restarted for the next game.
+    /// each engine still answers; an engine that does not (or that lost by
+    /// crashing or stalling) is shut down (`quit`, then killed) while the
+    /// game log is still attached, and restarted for the next game. An
+    /// engine that lost on time gets [`STOP_GRACE`] to answer `stop` and
+    /// `isready`, not the whole stall timeout.
     fn tidy(&mut self, end: &End) {
         let stall = self.spec.stall;
         for seat in 0..2 {
             let lost_engine =
                 end.winner_seat == Some(1 - seat) && matches!(end.termination, Termination::Crash | Termination::Stall);
-            let keep = match self.engines[seat].as_mut() {
-                Some(e) if !lost_engine => {
-                    let stopped = if self.busy[seat] { e.send(&Command::Stop) } else { Ok(()) };
-                    let ok = stopped.and_then(|()| e.sync(stall)).is_ok();
-                    e.set_log(None);
-                    ok
-                }
-                _ => false,
+            let Some(e) = self.engines[seat].as_mut() else { continue };
+            let answered = if lost_engine {
+                Err(format!("lost by {}", end.termination))
+            } else if self.busy[seat] {
+                let grace = stall.min(STOP_GRACE);
+                let stopped = e.send(&Command::Stop).and_then(|()| e.sync(grace));
+                stopped.map_err(|err| {
+                    format!("no answer to stop and isready within {} ms after its time loss ({err})", grace.as_millis())
+                })
+            } else {
+                e.sync(stall).map_err(|err| err.to_string())
             };
-            if !keep && let Some(e) = self.engines[seat].take() {
-                e.remark("restarted for the next game");
+            match answered {
+                Ok(()) => e.set_log(None),
+                Err(why) => {
+                    e.remark(&why);
+                    let how = e.shutdown();
+                    e.remark(&format!("{how}; restarted for the next game"));
+                    e.set_log(None);
+                    self.engines[seat] = None;
+                }
             }
         }
     }
 }
+
+/// How long an engine that lost on time (and may still be searching) has
+/// to answer `stop` and `isready` before it is shut down.
+pub const STOP_GRACE: Duration = Duration::from_millis(500);
 
 /// Plays one game with the engines of both seats (starting any that is not
 /// running) and returns its record and the seat that played Red. Engines
