@@ -216,15 +216,17 @@ impl Game<'_> {
             }
         };
         self.rec.setups[colour.index()] = Some(text.clone());
-        Ok(parse_deployment(&text, colour)
-            .map_err(|err| format!("{name} ({colour}) sent an illegal deployment: {err}")))
+        Ok(parse_deployment(&text, colour).map_err(|err| {
+            let why = err.to_string();
+            let why = why.strip_prefix("bad deployment: ").unwrap_or(&why);
+            format!("{name} ({colour}) sent an illegal deployment: {why}")
+        }))
     }
 
     fn referee(&mut self) -> Result<Referee, End> {
         let rules = self.spec.rules;
         if !rules.has_deployment() {
-            let deal = Deal::from_seed(self.spec.seed);
-            self.rec.deal = Some(deal.clone());
+            let deal = self.rec.deal.clone().unwrap_or_else(|| Deal::from_seed(self.spec.seed));
             return Ok(Referee::flip(rules, deal));
         }
         let red = self.deployment(Colour::Red)?;
@@ -418,10 +420,14 @@ pub fn play(
     let red_seat = spec.first_seat;
     let name_of = |seat: usize| specs[seat].name.clone();
     let clocks = [spec.limits[0].tc.map(Clock::new), spec.limits[1].tc.map(Clock::new)];
+    // The deal is the pair seed's: recorded even if the game ends before it
+    // is dealt (an engine that fails its set-up), so that the record replays.
+    let deal = (!spec.rules.has_deployment()).then(|| Deal::from_seed(spec.seed));
     let rec = GameRecord {
         toggles: spec.toggles.clone(),
         seed: spec.seed,
         max_plies: spec.max_plies,
+        deal,
         ..GameRecord::new(spec.game, spec.pair, spec.variant)
     };
     let mut game = Game {

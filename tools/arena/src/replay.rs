@@ -68,6 +68,7 @@ fn check_end(rec: &GameRecord, referee: &Referee) -> Result<&'static str, String
             }
         }
         Termination::BadSetup => Err("badsetup after play started".to_owned()),
+        Termination::Time | Termination::Crash | Termination::Stall if rec.plies.is_empty() => Ok(BEFORE_PLAY),
         Termination::Time | Termination::Crash | Termination::Stall | Termination::Resign => {
             Ok("adjudicated by the arena (not re-judged)")
         }
@@ -76,15 +77,31 @@ fn check_end(rec: &GameRecord, referee: &Referee) -> Result<&'static str, String
     }
 }
 
+/// What confirms a game that an engine's crash, stall or time loss ended
+/// before its first ply.
+const BEFORE_PLAY: &str = "ended before the first ply: adjudicated by the arena (not re-judged)";
+
 /// Builds the referee of a record's start, or checks a `badsetup` end.
 pub fn start(rec: &GameRecord, rules: Rules) -> Result<Result<Referee, &'static str>, String> {
+    // An engine that crashed or stalled before the game started (during its
+    // set-up, or at `go setup`) leaves a record without a deal (records of
+    // older arenas) or without both deployments: nothing to re-judge.
+    let before_play =
+        rec.plies.is_empty() && matches!(rec.termination, Termination::Crash | Termination::Stall | Termination::Time);
+
     if !rules.has_deployment() {
-        let deal = rec.deal.clone().ok_or("a flip record needs its Deal")?;
-        return Ok(Ok(Referee::flip(rules, deal)));
+        return match rec.deal.clone() {
+            Some(deal) => Ok(Ok(Referee::flip(rules, deal))),
+            None if before_play => Ok(Err(BEFORE_PLAY)),
+            None => Err("a flip record needs its Deal".to_owned()),
+        };
     }
-    let parsed = Colour::BOTH.map(|c| {
-        let text = rec.setups[c.index()].as_deref().unwrap_or_default();
-        parse_deployment(text, c)
+    if before_play && rec.setups.iter().any(Option::is_none) {
+        return Ok(Err(BEFORE_PLAY));
+    }
+    let parsed = Colour::BOTH.map(|c| match rec.setups[c.index()].as_deref() {
+        Some(text) => parse_deployment(text, c).map_err(|e| format!("{c}'s deployment: {e}")),
+        None => Err(format!("no {} tag", if c == Colour::Red { "RedSetup" } else { "BlueSetup" })),
     });
     if rec.termination == Termination::BadSetup {
         let bad = parsed.each_ref().map(Result::is_err);
@@ -100,7 +117,7 @@ pub fn start(rec: &GameRecord, rules: Rules) -> Result<Result<Referee, &'static 
     }
     match parsed {
         [Ok(red), Ok(blue)] => Referee::deployed(rules, &red, &blue).map(Ok).map_err(|e| e.to_string()),
-        [Err(e), _] | [_, Err(e)] => Err(format!("bad deployment: {e}")),
+        [Err(e), _] | [_, Err(e)] => Err(e),
     }
 }
 
@@ -283,6 +300,36 @@ pub(crate) mod tests {
         for w in out.split_whitespace() {
             assert!(!((w.len() == 2 || w.contains('/')) && named(w)), "red saw {w}:\n{out}");
         }
+    }
+
+    #[test]
+    fn a_game_that_ended_before_play_replays_and_says_so() {
+        for variant in [Variant::Flip, Variant::Classic] {
+            let mut rec = GameRecord {
+                names: ["a".into(), "b".into()],
+                winner: Some(Colour::Blue),
+                termination: Termination::Crash,
+                detail: "a crashed: exit status: 3 (waiting for the answer to go setup)".into(),
+                ..GameRecord::new(1, 1, variant)
+            };
+            let mut out = String::new();
+            let confirmed = replay_game(&rec, &ReplayOptions::default(), &mut out).unwrap();
+            assert_eq!(confirmed, BEFORE_PLAY, "{variant}");
+            assert!(out.contains("a crashed: exit status: 3"), "{out}");
+            // A game the rules ended needs its start, and says which part is missing.
+            rec.termination = Termination::Flag;
+            let err = replay_game(&rec, &ReplayOptions::default(), &mut String::new()).unwrap_err();
+            let want = if variant == Variant::Flip { "a flip record needs its Deal" } else { "no RedSetup tag" };
+            assert_eq!(err, want);
+        }
+    }
+
+    #[test]
+    fn a_bad_deployment_is_named_once() {
+        let mut rec = random_record(Variant::Classic, 5, 10);
+        rec.setups[1] = Some("nonsense".into());
+        let err = replay_game(&rec, &ReplayOptions::default(), &mut String::new()).unwrap_err();
+        assert_eq!(err, "blue's deployment: bad deployment: 1 ranks, expected 6 separated by '/'");
     }
 
     #[test]

@@ -88,3 +88,40 @@ fn a_crash_detail_has_the_exit_status() {
     assert_eq!(recs[0].termination, Termination::Crash, "{:?}", recs[0]);
     assert!(recs[0].detail.contains("exit status: 3"), "{}", recs[0].detail);
 }
+
+/// A legal `classic` deployment of each colour (from a match of the engine).
+const RED_SETUP: &str = "r1r3r5r6r1/rB1r91r1/r8r41r7r3/r21r31r5/r2r6r7rMr4/rMr2rBrFrM";
+const BLUE_SETUP: &str = "bBb6bMbFb1/bMb1b3bMb5/b31b91b1/b5b81b4b7/b21bB1b3/b2b2b6b7b4";
+
+fn replay(file: &Path) -> Output {
+    std::process::Command::new(ARENA).arg("replay").arg(file).output().unwrap()
+}
+
+#[test]
+fn games_that_end_before_play_are_recorded_so_that_replay_accepts_them() {
+    let d = dir("before-play");
+    // flip: it dies at `newgame`, before the deal: the record has the deal.
+    let flip = d.join("flip.ljr");
+    let more = format!("--games 2 --movetime 50 --stall 2000 --quiet --out {}", flip.display());
+    let (out, _) = arena(&[&fake("dies", "newgame) exit 4;;"), &quitter("other")], &more);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let recs = records(&flip);
+    assert!(recs.iter().all(|r| r.termination == Termination::Crash && r.deal.is_some()), "{recs:?}");
+    // classic: it dies at `go setup`, once before either deployment (game
+    // 1, as Red) and once after Red's (game 2, as Blue).
+    let classic = d.join("classic.ljr");
+    let deploys = format!("'go setup r') echo 'bestsetup {RED_SETUP}';; 'go setup b') echo 'bestsetup {BLUE_SETUP}';;");
+    let more = format!("--variant classic --games 2 --movetime 50 --stall 2000 --quiet --out {}", classic.display());
+    let (out, _) = arena(&[&fake("dies", "'go setup'*) exit 4;;"), &fake("other", &deploys)], &more);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let recs = records(&classic);
+    assert!(recs.iter().all(|r| r.termination == Termination::Crash), "{recs:?}");
+    assert_eq!(recs[1].setups, [Some(RED_SETUP.to_owned()), None]);
+    for file in [&flip, &classic] {
+        let out = replay(file);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{}\n{stdout}", text(&out.stderr));
+        assert!(stdout.contains("2 records re-judged ok, 0 wrong"), "{stdout}");
+        assert!(stdout.contains("re-judged: ok (ended before the first ply"), "{stdout}");
+    }
+}
