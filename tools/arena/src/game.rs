@@ -417,6 +417,29 @@ pub fn play(
     engines: &mut [Option<Engine>; 2],
     log: Option<GameLog>,
 ) -> (GameRecord, usize) {
+    play_or_forfeit(spec, specs, engines, log, None)
+}
+
+/// The record of a game lost before it started because the engine of
+/// `seat` could not be (re)started (`err`); the other engine is not used.
+pub fn forfeit(
+    spec: &GameSpec,
+    specs: &[EngineSpec; 2],
+    engines: &mut [Option<Engine>; 2],
+    log: Option<GameLog>,
+    seat: usize,
+    err: &EngineError,
+) -> (GameRecord, usize) {
+    play_or_forfeit(spec, specs, engines, log, Some((seat, err)))
+}
+
+fn play_or_forfeit(
+    spec: &GameSpec,
+    specs: &[EngineSpec; 2],
+    engines: &mut [Option<Engine>; 2],
+    log: Option<GameLog>,
+    forfeit: Option<(usize, &EngineError)>,
+) -> (GameRecord, usize) {
     let red_seat = spec.first_seat;
     let name_of = |seat: usize| specs[seat].name.clone();
     let clocks = [spec.limits[0].tc.map(Clock::new), spec.limits[1].tc.map(Clock::new)];
@@ -440,8 +463,19 @@ pub fn play(
         rec,
         resign: ResignTally::default(),
     };
-    let end = game.run(specs, log.clone()).unwrap_or_else(|end| end);
-    game.tidy(&end);
+    let end = match forfeit {
+        Some((seat, err)) => {
+            for e in game.engines.iter().flatten() {
+                e.set_log(None);
+            }
+            End::engine(seat, &specs[seat].name, err)
+        }
+        None => {
+            let end = game.run(specs, log.clone()).unwrap_or_else(|end| end);
+            game.tidy(&end);
+            end
+        }
+    };
     let red_seat = game.red_seat;
     let mut rec = game.rec;
     rec.names = [specs[red_seat].name.clone(), specs[1 - red_seat].name.clone()];

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use luzhanqi::{Colour, Rules, Variant};
 
 use crate::clock::Limits;
-use crate::engine::{Engine, EngineSpec, GameLog};
+use crate::engine::{Engine, EngineError, EngineSpec, GameLog};
 use crate::game::{self, GameSpec};
 use crate::record::{GameRecord, Termination, parse_records_lenient};
 use crate::shard::{Shard, ShardOf};
@@ -367,6 +367,7 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     let planned: u64 = (0..pairs_total).filter(ours).map(|p| (cfg.games - 2 * p).min(2)).sum();
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
+    let fatal = std::sync::Mutex::new(None::<String>);
     let (tx, rx) = channel::<(GameRecord, usize)>();
     let mut summary =
         Summary { names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()], ..Summary::default() };
@@ -383,8 +384,15 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1) {
             let tx = tx.clone();
-            let (next, stop, todo) = (&next, &stop, &todo);
-            scope.spawn(move || worker(cfg, next, stop, todo, &tx));
+            let (next, stop, todo, fatal) = (&next, &stop, &todo, &fatal);
+            scope.spawn(move || {
+                if let Err(e) = worker(cfg, next, stop, todo, &tx) {
+                    stop.store(true, Ordering::Relaxed);
+                    if let Ok(mut f) = fatal.lock() {
+                        f.get_or_insert(e);
+                    }
+                }
+            });
         }
         drop(tx);
         for (rec, red_seat) in rx {
@@ -423,6 +431,9 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     });
     summary.wall = start.elapsed();
     written.map_err(|e| format!("writing the records: {e}"))?;
+    if let Some(e) = fatal.into_inner().ok().flatten() {
+        return Err(e);
+    }
     Ok(summary)
 }
 
@@ -471,22 +482,47 @@ fn finished_pairs(cfg: &MatchConfig, path: &std::path::Path) -> Result<Vec<GameR
     Ok(by_pair.into_iter().filter(|(p, games)| games.len() == size(*p)).flat_map(|(_, games)| games).collect())
 }
 
+/// Failed starts in a row after which an engine that did start before
+/// stops the match.
+pub const MAX_FAILED_STARTS: u32 = 3;
+
+/// Whether a failed start of `spec` stops the match: the program cannot be
+/// run, it refused its settings, it never started in this worker, or it
+/// failed `failures` times in a row. The message names it and its command.
+fn fatal_start(spec: &EngineSpec, err: &EngineError, started_before: bool, failures: u32) -> Option<String> {
+    let who = format!("engine '{}' (cmd {})", spec.name, spec.cmd);
+    match err {
+        // The spawn error names the command.
+        EngineError::Spawn(_) => Some(format!("engine '{}' {err}", spec.name)),
+        EngineError::Refused(_) => Some(format!("{who} {err}")),
+        _ if !started_before => Some(format!("{who} failed its first start (uli, set-up, isready): {err}")),
+        _ if failures >= MAX_FAILED_STARTS => Some(format!("{who} failed to restart {failures} times in a row: {err}")),
+        _ => None,
+    }
+}
+
 /// One worker: takes pairs until none is left or the match is stopped.
+///
+/// # Errors
+/// The message of a failed engine start that stops the match
+/// ([`fatal_start`]).
 fn worker(
     cfg: &MatchConfig,
     next: &AtomicU64,
     stop: &AtomicBool,
     todo: &[u64],
     tx: &std::sync::mpsc::Sender<(GameRecord, usize)>,
-) {
+) -> Result<(), String> {
     let mut engines: [Option<Engine>; 2] = [None, None];
+    let mut started = [false; 2];
+    let mut failures = [0u32; 2];
     let limits = [0, 1].map(|i| cfg.engines[i].limits.unwrap_or(cfg.limits));
     let shard = ShardOf::of(cfg);
     loop {
         let slot = next.fetch_add(1, Ordering::Relaxed) as usize;
-        let Some(&pair) = todo.get(slot) else { return };
+        let Some(&pair) = todo.get(slot) else { return Ok(()) };
         if stop.load(Ordering::Relaxed) {
-            return;
+            return Ok(());
         }
         for k in 0..2 {
             let index = 2 * pair + k;
@@ -511,10 +547,38 @@ fn worker(
                 let path = dir.join(format!("game-{:05}.log", index + 1));
                 GameLog::create(&path).map_err(|e| log::warn!("cannot create {}: {e}", path.display())).ok()
             });
-            let mut played = game::play(&spec, &cfg.engines, &mut engines, log);
+            let mut failed = None;
+            for seat in 0..2 {
+                if engines[seat].is_some() {
+                    continue;
+                }
+                let engine = &cfg.engines[seat];
+                match game::launch(engine, cfg.variant, &cfg.toggles, cfg.stall, log.clone()) {
+                    Ok(e) => {
+                        engines[seat] = Some(e);
+                        (started[seat], failures[seat]) = (true, 0);
+                    }
+                    Err(err) => {
+                        failures[seat] += 1;
+                        if let Some(why) = fatal_start(engine, &err, started[seat], failures[seat]) {
+                            if let Some(l) = &log {
+                                l.line("arena", '#', &format!("the match stops: {why}"));
+                                l.flush();
+                            }
+                            return Err(why);
+                        }
+                        failed = Some((seat, err));
+                        break;
+                    }
+                }
+            }
+            let mut played = match &failed {
+                Some((seat, err)) => game::forfeit(&spec, &cfg.engines, &mut engines, log, *seat, err),
+                None => game::play(&spec, &cfg.engines, &mut engines, log),
+            };
             played.0.shard = shard;
             if tx.send(played).is_err() {
-                return;
+                return Ok(());
             }
         }
     }

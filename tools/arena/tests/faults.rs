@@ -125,3 +125,64 @@ fn games_that_end_before_play_are_recorded_so_that_replay_accepts_them() {
         assert!(stdout.contains("re-judged: ok (ended before the first ply"), "{stdout}");
     }
 }
+
+/// Runs a match that must stop with an error naming `name`; returns stderr.
+fn fails(engines: &[&[String]], more: &str, name: &str) -> String {
+    let (out, took) = arena(engines, &format!("--games 10 --movetime 50 --stall 500 --quiet {more}"));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stdout: {}\nstderr: {stderr}", text(&out.stdout));
+    assert!(stderr.contains(&format!("engine '{name}'")), "{stderr}");
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    stderr
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_match_before_it_plays() {
+    let d = dir("nosuch");
+    let out = d.join("t.ljr");
+    let nosuch: Vec<String> = ["--engine", "cmd=./nosuch"].map(str::to_owned).into();
+    let stderr = fails(&[&nosuch, &quitter("other")], &format!("--out {}", out.display()), "nosuch");
+    assert!(stderr.contains("cannot start: ./nosuch: "), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "", "no game was played");
+}
+
+#[test]
+fn an_engine_that_never_finishes_the_handshake_stops_the_match() {
+    // It never answers uliok; `true` exits at once.
+    let mute = fake("mute", "uli) ;;");
+    let stderr = fails(&[&quitter("other"), &mute], "", "mute");
+    assert!(stderr.contains("failed its first start") && stderr.contains("no answer to uli in time"), "{stderr}");
+    let dead: Vec<String> = ["--engine", "name=dead", "cmd=true"].map(str::to_owned).into();
+    let stderr = fails(&[&dead, &quitter("other")], "", "dead");
+    assert!(stderr.contains("exit status: 0 (waiting for the answer to uli)"), "{stderr}");
+}
+
+#[test]
+fn an_engine_that_fails_to_restart_stops_the_match_after_a_few_tries() {
+    let d = dir("restart");
+    let out = d.join("t.ljr");
+    // It starts once, crashes at its first go, and never starts again.
+    let flag = d.join("started");
+    let once =
+        fake("once", &format!("uli) [ -e {0} ] && exit 5; touch {0}; echo uliok;; go*) exit 3;;", flag.display()));
+    let stderr = fails(&[&once, &quitter("other")], &format!("--out {}", out.display()), "once");
+    assert!(stderr.contains("failed to restart 3 times in a row: crashed: exit status: 5"), "{stderr}");
+    // The games before: one crash at go, two failed restarts, all replayable.
+    let recs = records(&out);
+    assert_eq!(recs.len(), 3, "{recs:?}");
+    assert!(recs[1].detail.contains("exit status: 5 (waiting for the answer to uli)"), "{}", recs[1].detail);
+    assert!(replay(&out).status.success());
+}
+
+#[test]
+fn a_refused_option_stops_the_match_and_is_logged() {
+    let d = dir("refused");
+    let picky = fake("picky", "'setoption name Hash value abc') echo 'info string error: bad value abc for Hash';;");
+    let mut engine = picky.clone();
+    engine.push("option.Hash=abc".to_owned());
+    let stderr = fails(&[&quitter("other"), &engine], &format!("--log {}", d.display()), "picky");
+    assert!(stderr.contains("refused its set-up: info string error: bad value abc for Hash"), "{stderr}");
+    let log = std::fs::read_to_string(d.join("game-00001.log")).unwrap();
+    assert!(log.contains("picky < info string error: bad value abc for Hash"), "{log}");
+    assert!(log.contains("arena # the match stops: engine 'picky'"), "{log}");
+}
