@@ -75,6 +75,30 @@ impl EngineSpec {
         Ok(spec)
     }
 
+    /// Reads the two `--engine`s of a match, which must have distinct
+    /// names: when their names are the same and one of them was not given
+    /// with `name=` (it is its command's), that one (the second, if
+    /// neither was) is renamed `<name>-2`.
+    ///
+    /// # Errors
+    /// What [`EngineSpec::parse`] refuses, and two engines both given the
+    /// same `name=`.
+    pub fn parse_pair(first: &[String], second: &[String]) -> Result<[EngineSpec; 2], String> {
+        let mut specs = [EngineSpec::parse(first)?, EngineSpec::parse(second)?];
+        if specs[0].name == specs[1].name {
+            let named = [first, second].map(|words| words.iter().any(|w| w.starts_with("name=")));
+            let seat = match named {
+                [true, true] => {
+                    return Err(format!("both engines are named '{}': give them different name=", specs[0].name));
+                }
+                [true, false] | [false, false] => 1,
+                [false, true] => 0,
+            };
+            specs[seat].name.push_str("-2");
+        }
+        Ok(specs)
+    }
+
     /// Whether the user set option `name` (matched without regard to case).
     pub fn sets_option(&self, name: &str) -> bool {
         self.options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -448,6 +472,18 @@ mod tests {
         assert!(EngineSpec::parse(&words("name=x")).is_err(), "cmd is required");
         assert!(EngineSpec::parse(&words("cmd=x colour=red")).is_err());
         assert!(EngineSpec::parse(&words("cmd=x nodes")).is_err());
+    }
+
+    #[test]
+    fn two_engines_get_distinct_names() {
+        let names = |a: &str, b: &str| EngineSpec::parse_pair(&words(a), &words(b)).map(|s| s.map(|e| e.name));
+        let (a, b) = ("cmd=target/release/luzhanqi option.Player=greedy", "cmd=target/release/luzhanqi");
+        assert_eq!(names(a, b).unwrap(), ["luzhanqi", "luzhanqi-2"]);
+        assert_eq!(names(&format!("name=luzhanqi {b}"), b).unwrap(), ["luzhanqi", "luzhanqi-2"]);
+        assert_eq!(names(a, &format!("name=luzhanqi {b}")).unwrap(), ["luzhanqi-2", "luzhanqi"]);
+        assert_eq!(names(&format!("name=x {a}"), b).unwrap(), ["x", "luzhanqi"]);
+        let err = names(&format!("name=x {a}"), &format!("name=x {b}")).unwrap_err();
+        assert!(err.contains("both engines are named 'x'"), "{err}");
     }
 
     #[test]

@@ -216,7 +216,7 @@ fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, Str
     let [first, second] = groups else {
         return Err(format!("give exactly two --engine (got {})", groups.len()));
     };
-    let engines = [EngineSpec::parse(first)?, EngineSpec::parse(second)?];
+    let engines = EngineSpec::parse_pair(first, second)?;
     let toggles = a
         .rule
         .iter()
@@ -290,6 +290,15 @@ fn play(a: MatchArgs, groups: &[Vec<String>]) -> Result<(), String> {
 fn replay(file: &PathBuf, opts: &ReplayOptions) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let records = parse_records(&text)?;
+    if let Some(g) = opts.game
+        && !records.iter().any(|r| r.game == g)
+    {
+        let games = match (records.iter().map(|r| r.game).min(), records.iter().map(|r| r.game).max()) {
+            (Some(lo), Some(hi)) => format!("games {lo}-{hi}"),
+            _ => "no games".to_owned(),
+        };
+        return Err(format!("no game {g} in {} ({games})", file.display()));
+    }
     let (mut ok, mut bad) = (0, 0);
     for rec in records.iter().filter(|r| opts.game.is_none_or(|g| g == r.game)) {
         let mut out = String::new();

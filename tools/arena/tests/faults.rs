@@ -186,3 +186,29 @@ fn a_refused_option_stops_the_match_and_is_logged() {
     assert!(log.contains("picky < info string error: bad value abc for Hash"), "{log}");
     assert!(log.contains("arena # the match stops: engine 'picky'"), "{log}");
 }
+
+#[test]
+fn two_unnamed_engines_get_distinct_names() {
+    let d = dir("names");
+    let out = d.join("t.ljr");
+    // Both are `sh`, neither with name=.
+    let unnamed = |cases: &str| -> Vec<String> { fake("x", cases).into_iter().filter(|w| w != "name=x").collect() };
+    let more = format!("--games 2 --movetime 50 --stall 2000 --quiet --out {}", out.display());
+    let (run, _) = arena(&[&unnamed("go*) exit 3;;"), &unnamed("go*) exit 3;;")], &more);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(text(&run.stdout).starts_with("{\"engines\":[\"sh\",\"sh-2\"]"), "{}", text(&run.stdout));
+    assert_eq!(records(&out)[0].names, ["sh", "sh-2"]);
+}
+
+#[test]
+fn replay_of_a_game_that_is_not_in_the_file_fails() {
+    let d = dir("replay-game");
+    let out = d.join("t.ljr");
+    let more = format!("--games 2 --movetime 50 --stall 2000 --quiet --out {}", out.display());
+    let (run, _) = arena(&[&quitter("a"), &quitter("b")], &more);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let replayed = std::process::Command::new(ARENA).args(["replay", "--game", "99"]).arg(&out).output().unwrap();
+    assert_eq!(replayed.status.code(), Some(1), "{}", text(&replayed.stdout));
+    let stderr = text(&replayed.stderr);
+    assert!(stderr.contains(&format!("no game 99 in {} (games 1-2)", out.display())), "{stderr}");
+}
