@@ -166,13 +166,136 @@ impl GameLog {
     }
 }
 
-type LogSlot = Arc<Mutex<Option<GameLog>>>;
+/// `text`, cut at [`LOG_LINE_MAX`] bytes with how many more there were.
+fn cut(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= LOG_LINE_MAX {
+        return text.into();
+    }
+    let mut at = LOG_LINE_MAX;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    format!("{}... ({} more bytes)", &text[..at], text.len() - at).into()
+}
+
+/// Lines of `info` (other than `info string error`) and, separately, of
+/// stderr that an engine's log keeps after each command the arena sends it
+/// (for a `go`: per move); the rest are counted in one `# ... left out`
+/// remark.
+pub const LOG_LINES_PER_COMMAND: u64 = 200;
+
+/// Bytes of such lines kept after each command.
+pub const LOG_BYTES_PER_COMMAND: u64 = 64 * 1024;
+
+/// Of the lines left out, the log keeps the last ones (written after the
+/// `left out` remark): the last `info` of a search, a panic on stderr.
+pub const LOG_TAIL_LINES: usize = 10;
+
+/// Longer lines are cut in the log (`... (N more bytes)`), whatever they are.
+pub const LOG_LINE_MAX: usize = 4096;
+
+/// The game log an engine's lines go to, and what it kept of its output
+/// since the arena last sent it a command: `[stdout info, stderr]`.
+#[derive(Default)]
+struct LogState {
+    log: Option<GameLog>,
+    kept: [(u64, u64); 2],
+    left_out: [(u64, u64); 2],
+    /// The last lines left out, by stream.
+    tail: [std::collections::VecDeque<(String, u64)>; 2],
+}
+
+/// Where a line of the engine's output goes in the log.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    /// Always logged (`bestmove`, `readyok`, errors, ...).
+    Kept,
+    /// Logged within the per-command budget: 0 `info`, 1 stderr.
+    Capped(usize),
+}
+
+impl LogState {
+    /// Writes a line, cut at [`LOG_LINE_MAX`] bytes.
+    fn write(&self, who: &str, dir: char, text: &str) {
+        if let Some(log) = &self.log {
+            log.line(who, dir, &cut(text));
+        }
+    }
+
+    /// Writes the `left out` remarks of the lines dropped so far.
+    fn report_left_out(&mut self, who: &str) {
+        for (stream, what, dir) in [(0, "info lines", '<'), (1, "stderr lines", '!')] {
+            let (lines, bytes) = std::mem::take(&mut self.left_out[stream]);
+            let tail = std::mem::take(&mut self.tail[stream]);
+            if lines > 0 {
+                let (shown, shown_bytes) = (tail.len() as u64, tail.iter().map(|l| l.1).sum::<u64>());
+                let remark = format!(
+                    "{} {what} ({} bytes) left out (the log keeps {LOG_LINES_PER_COMMAND} lines or \
+                     {LOG_BYTES_PER_COMMAND} bytes after each command), then the last {shown} of them",
+                    lines - shown,
+                    bytes - shown_bytes
+                );
+                self.write(who, '#', &remark);
+                for (line, _) in &tail {
+                    self.write(who, dir, line);
+                }
+            }
+        }
+    }
+
+    /// Logs a line the engine sent, within its budget.
+    fn output(&mut self, who: &str, dir: char, text: &str, kind: Output) {
+        match kind {
+            Output::Kept => {
+                self.report_left_out(who);
+                self.write(who, dir, text);
+            }
+            Output::Capped(stream) => {
+                let (lines, bytes) = &mut self.kept[stream];
+                let size = text.len() as u64 + 1;
+                if *lines < LOG_LINES_PER_COMMAND && *bytes + size <= LOG_BYTES_PER_COMMAND {
+                    (*lines, *bytes) = (*lines + 1, *bytes + size);
+                    self.write(who, dir, text);
+                } else {
+                    let (n, b) = &mut self.left_out[stream];
+                    (*n, *b) = (*n + 1, *b + size);
+                    let tail = &mut self.tail[stream];
+                    if tail.len() == LOG_TAIL_LINES {
+                        tail.pop_front();
+                    }
+                    tail.push_back((cut(text).into_owned(), size));
+                }
+            }
+        }
+    }
+
+    /// Before a command is sent: the budgets start afresh.
+    fn command(&mut self, who: &str) {
+        self.report_left_out(who);
+        self.kept = [(0, 0); 2];
+    }
+}
+
+type LogSlot = Arc<Mutex<LogState>>;
 
 fn log_to(slot: &LogSlot, who: &str, dir: char, text: &str) {
-    if let Ok(guard) = slot.lock()
-        && let Some(log) = guard.as_ref()
+    if let Ok(state) = slot.lock() {
+        state.write(who, dir, text);
+    }
+}
+
+/// Logs a line of the engine's output, within the budget of its kind.
+fn log_output(slot: &LogSlot, who: &str, dir: char, text: &str) {
+    let kind = if dir == '!' {
+        Output::Capped(1)
+    } else if text.starts_with("info") && !(text.contains("error:") && parse_response(text).is_ok_and(|r| r.is_error()))
     {
-        log.line(who, dir, text);
+        Output::Capped(0)
+    } else {
+        Output::Kept
+    };
+    if let Ok(mut state) = slot.lock() {
+        state.output(who, dir, text, kind);
     }
 }
 
@@ -219,25 +342,25 @@ impl Engine {
             let _ = child.kill();
             return Err(EngineError::Spawn("no pipes".to_owned()));
         };
-        let log: LogSlot = Arc::new(Mutex::new(log));
+        let log: LogSlot = Arc::new(Mutex::new(LogState { log, ..LogState::default() }));
         let (tx, events) = channel();
         let (name, slot) = (spec.name.clone(), Arc::clone(&log));
         let spawned = std::thread::Builder::new().name(format!("{name} stdout")).spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                log_to(&slot, &name, '<', &line);
+                log_output(&slot, &name, '<', &line);
                 if tx.send(Event::Line(line, Instant::now())).is_err() {
                     return;
                 }
             }
-            log_to(&slot, &name, '#', "stdout closed");
+            log_output(&slot, &name, '#', "stdout closed");
             let _ = tx.send(Event::Closed);
         });
         let (name, slot) = (spec.name.clone(), Arc::clone(&log));
         let spawned_err = std::thread::Builder::new().name(format!("{name} stderr")).spawn(move || {
             for line in BufReader::new(stderr).lines() {
                 let Ok(line) = line else { break };
-                log_to(&slot, &name, '!', &line);
+                log_output(&slot, &name, '!', &line);
             }
         });
         if let Err(e) = spawned.and(spawned_err) {
@@ -290,8 +413,9 @@ impl Engine {
 
     /// Sends the log of the current game (or none) to this engine's lines.
     pub fn set_log(&self, log: Option<GameLog>) {
-        if let Ok(mut slot) = self.log.lock() {
-            *slot = log;
+        if let Ok(mut state) = self.log.lock() {
+            state.report_left_out(&self.spec.name);
+            state.log = log;
         }
     }
 
@@ -313,7 +437,10 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Crashed`] when the pipe is closed.
     pub fn send_line(&mut self, line: &str) -> Result<(), EngineError> {
-        log_to(&self.log, &self.spec.name, '>', line);
+        if let Ok(mut state) = self.log.lock() {
+            state.command(&self.spec.name);
+            state.write(&self.spec.name, '>', line);
+        }
         let sent = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
         if let Err(e) = sent {
             let status = self.exit_text();

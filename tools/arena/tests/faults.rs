@@ -212,3 +212,29 @@ fn replay_of_a_game_that_is_not_in_the_file_fails() {
     let stderr = text(&replayed.stderr);
     assert!(stderr.contains(&format!("no game 99 in {} (games 1-2)", out.display())), "{stderr}");
 }
+
+#[test]
+fn a_flood_of_info_is_capped_in_the_log() {
+    let d = dir("flood");
+    // 5000 info lines and 300 stderr lines for its move, one error among them.
+    let flood = fake(
+        "flood",
+        "go*) i=0; while [ $i -lt 5000 ]; do echo \"info depth $i nodes 1 score cp 0 pv a6\"; \
+         [ $i -lt 300 ] && echo \"debug $i\" >&2; [ $i -eq 3000 ] && echo 'info string error: look'; \
+         i=$((i+1)); done; echo 'bestmove a6';;",
+    );
+    let more = format!("--games 1 --movetime 5000 --stall 5000 --quiet --log {}", d.display());
+    let (out, _) = arena(&[&flood, &quitter("other")], &more);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = std::fs::read_to_string(d.join("game-00001.log")).unwrap();
+    let count = |what: &str| log.lines().filter(|l| l.contains(what)).count();
+    assert!(log.len() < 40_000, "{} bytes", log.len());
+    // The first 200, then the error (always logged) with the last 10 before
+    // it, then the last 10 before the bestmove.
+    assert_eq!(count("flood < info depth"), 200 + 10 + 10, "{log}");
+    assert!(log.contains("# 2791 info lines (") && log.contains("# 1989 info lines ("), "{log}");
+    assert_eq!(count("flood ! debug"), 200 + 10);
+    assert!(log.contains("# 90 stderr lines ("), "{log}");
+    assert!(log.contains("flood < info depth 4999 ") && log.contains("flood ! debug 299"), "{log}");
+    assert!(log.contains("flood < info string error: look") && log.contains("flood < bestmove a6"), "{log}");
+}
