@@ -48,7 +48,8 @@ pub enum Termination {
     BadSetup,
     /// An engine overstepped its time.
     Time,
-    /// An engine exited or could not be started.
+    /// An engine exited, or could not be restarted (a failed first start
+    /// stops the match instead).
     Crash,
     /// An engine did not answer a command it must answer at once, or a
     /// move without a time limit within the stall timeout.

@@ -80,7 +80,7 @@ fn a_hung_engine_is_killed_soon_after_its_time_loss_and_the_log_says_so() {
 fn a_crash_detail_has_the_exit_status() {
     let d = dir("crash");
     // It closes its output, then exits a moment later.
-    let crash = fake("crash", "go*) exec >&-; sleep 0.3; exit 3;;");
+    let crash = fake("crash", "go*) exec >&-; sleep 0.2; exit 3;;");
     let more = format!("--games 1 --movetime 50 --stall 5000 --quiet --out {}", d.join("t.ljr").display());
     let (out, _) = arena(&[&crash, &quitter("other")], &more);
     assert!(out.status.success(), "{}", text(&out.stderr));
