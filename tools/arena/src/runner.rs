@@ -501,6 +501,54 @@ fn fatal_start(spec: &EngineSpec, err: &EngineError, started_before: bool, failu
     }
 }
 
+/// A worker's record of its engines' starts, by seat.
+#[derive(Default)]
+struct Starts {
+    /// The engine started once.
+    started: [bool; 2],
+    /// Failed starts since its last good one.
+    failures: [u32; 2],
+}
+
+/// Starts the engines of a worker that are not running, for the game of
+/// `log`: `Ok(Some((seat, error)))` when one failed to restart (that game is
+/// its loss).
+///
+/// # Errors
+/// The message of a failed start that stops the match ([`fatal_start`]),
+/// also written into the game log.
+fn start_engines(
+    cfg: &MatchConfig,
+    engines: &mut [Option<Engine>; 2],
+    starts: &mut Starts,
+    log: Option<&GameLog>,
+) -> Result<Option<(usize, EngineError)>, String> {
+    for (seat, slot) in engines.iter_mut().enumerate() {
+        if slot.is_some() {
+            continue;
+        }
+        let engine = &cfg.engines[seat];
+        match game::launch(engine, cfg.variant, &cfg.toggles, cfg.stall, log.cloned()) {
+            Ok(e) => {
+                *slot = Some(e);
+                (starts.started[seat], starts.failures[seat]) = (true, 0);
+            }
+            Err(err) => {
+                starts.failures[seat] += 1;
+                if let Some(why) = fatal_start(engine, &err, starts.started[seat], starts.failures[seat]) {
+                    if let Some(l) = log {
+                        l.line("arena", '#', &format!("the match stops: {why}"));
+                        l.flush();
+                    }
+                    return Err(why);
+                }
+                return Ok(Some((seat, err)));
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// One worker: takes pairs until none is left or the match is stopped.
 ///
 /// # Errors
@@ -514,8 +562,7 @@ fn worker(
     tx: &std::sync::mpsc::Sender<(GameRecord, usize)>,
 ) -> Result<(), String> {
     let mut engines: [Option<Engine>; 2] = [None, None];
-    let mut started = [false; 2];
-    let mut failures = [0u32; 2];
+    let mut starts = Starts::default();
     let limits = [0, 1].map(|i| cfg.engines[i].limits.unwrap_or(cfg.limits));
     let shard = ShardOf::of(cfg);
     loop {
@@ -547,31 +594,7 @@ fn worker(
                 let path = dir.join(format!("game-{:05}.log", index + 1));
                 GameLog::create(&path).map_err(|e| log::warn!("cannot create {}: {e}", path.display())).ok()
             });
-            let mut failed = None;
-            for seat in 0..2 {
-                if engines[seat].is_some() {
-                    continue;
-                }
-                let engine = &cfg.engines[seat];
-                match game::launch(engine, cfg.variant, &cfg.toggles, cfg.stall, log.clone()) {
-                    Ok(e) => {
-                        engines[seat] = Some(e);
-                        (started[seat], failures[seat]) = (true, 0);
-                    }
-                    Err(err) => {
-                        failures[seat] += 1;
-                        if let Some(why) = fatal_start(engine, &err, started[seat], failures[seat]) {
-                            if let Some(l) = &log {
-                                l.line("arena", '#', &format!("the match stops: {why}"));
-                                l.flush();
-                            }
-                            return Err(why);
-                        }
-                        failed = Some((seat, err));
-                        break;
-                    }
-                }
-            }
+            let failed = start_engines(cfg, &mut engines, &mut starts, log.as_ref())?;
             let mut played = match &failed {
                 Some((seat, err)) => game::forfeit(&spec, &cfg.engines, &mut engines, log, *seat, err),
                 None => game::play(&spec, &cfg.engines, &mut engines, log),

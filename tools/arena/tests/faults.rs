@@ -154,7 +154,8 @@ fn an_engine_that_never_finishes_the_handshake_stops_the_match() {
     assert!(stderr.contains("failed its first start") && stderr.contains("no answer to uli in time"), "{stderr}");
     let dead: Vec<String> = ["--engine", "name=dead", "cmd=true"].map(str::to_owned).into();
     let stderr = fails(&[&dead, &quitter("other")], "", "dead");
-    assert!(stderr.contains("exit status: 0 (waiting for the answer to uli)"), "{stderr}");
+    // It may be gone before `uli` is even written.
+    assert!(stderr.contains("failed its first start") && stderr.contains("crashed: exit status: 0 ("), "{stderr}");
 }
 
 #[test]
