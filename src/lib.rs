@@ -10,6 +10,7 @@ pub mod belief;
 pub mod bench;
 pub mod board;
 pub mod combat;
+pub mod console;
 pub mod deployment;
 pub mod distance;
 pub mod engine;

@@ -77,14 +77,14 @@ fn perft_command(depth: u32, variant: Variant, fen: Option<String>, moves: &[Str
     let lines = divide(&pos, depth).map_err(|e| e.to_string())?;
     let mut total = 0;
     for (a, n) in &lines {
-        println!("{a}: {n}");
+        luzhanqi::outln!("{a}: {n}");
         total += n;
     }
     if depth == 0 {
         total = 1;
     }
-    println!();
-    println!("nodes {total}");
+    luzhanqi::outln!();
+    luzhanqi::outln!("nodes {total}");
     eprintln!("time {:.3} s", start.elapsed().as_secs_f64());
     Ok(())
 }
@@ -105,7 +105,7 @@ fn bench_command(what: &str) -> Result<(), String> {
             let root = speed(&pos, 2, Parallel::Root, 2_000_000);
             let tree = speed(&pos, 2, Parallel::Tree, 2_000_000);
             let ratio = |n: u64| n as f64 / one.max(1) as f64;
-            println!(
+            luzhanqi::outln!(
                 "{name:<14} 1 thread {one:>8} iterations/s, 2 threads: root {root:>8} (ratio {:.2}), tree {tree:>8} (ratio {:.2})",
                 ratio(root),
                 ratio(tree)
@@ -115,13 +115,13 @@ fn bench_command(what: &str) -> Result<(), String> {
     }
     if what == "worlds" {
         let (rate, alive) = luzhanqi::search::bench::worlds(200, 200_000);
-        println!("classic view after 200 plies ({alive} hidden enemy pieces on the board): {rate} worlds/s");
+        luzhanqi::outln!("classic view after 200 plies ({alive} hidden enemy pieces on the board): {rate} worlds/s");
         return Ok(());
     }
     if what == "latency" {
         let (ready, stop) = luzhanqi::engine::latency_bench(50, 200);
         let ms = |d: &std::time::Duration| d.as_secs_f64() * 1000.0;
-        println!(
+        luzhanqi::outln!(
             "isready during a search: median {:.3} ms, max {:.3} ms; stop to bestmove: median {:.3} ms, max {:.3} ms ({} rounds)",
             ms(&ready[ready.len() / 2]),
             ms(&ready[ready.len() - 1]),
@@ -154,7 +154,7 @@ fn bench_command(what: &str) -> Result<(), String> {
         ));
     }
     for l in &lines {
-        println!("{:<28} {:>14} in {:>8.3} s  {:>12.0} /s", l.name, l.count, l.time.as_secs_f64(), l.rate());
+        luzhanqi::outln!("{:<28} {:>14} in {:>8.3} s  {:>12.0} /s", l.name, l.count, l.time.as_secs_f64(), l.rate());
     }
     Ok(())
 }

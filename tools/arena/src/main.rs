@@ -271,9 +271,9 @@ fn merge(files: &[PathBuf], out: Option<&PathBuf>, quiet: bool) -> Result<(), St
         f.write_all(text.as_bytes()).map_err(|e| format!("writing {}: {e}", path.display()))?;
     }
     if !quiet {
-        print!("{}", merged.text());
+        luzhanqi::out!("{}", merged.text());
     }
-    println!("{}", merged.json());
+    luzhanqi::outln!("{}", merged.json());
     Ok(())
 }
 
@@ -281,9 +281,9 @@ fn play(a: MatchArgs, groups: &[Vec<String>]) -> Result<(), String> {
     let cfg = match_config(a, groups)?;
     let summary = run(&cfg)?;
     if !cfg.quiet {
-        print!("{}", summary.text(&cfg));
+        luzhanqi::out!("{}", summary.text(&cfg));
     }
-    println!("{}", summary.json(&cfg));
+    luzhanqi::outln!("{}", summary.json(&cfg));
     Ok(())
 }
 
@@ -305,15 +305,15 @@ fn replay(file: &PathBuf, opts: &ReplayOptions) -> Result<(), String> {
         match replay_game(rec, opts, &mut out) {
             Ok(confirmed) => {
                 ok += 1;
-                println!("{out}re-judged: ok ({confirmed})\n");
+                luzhanqi::outln!("{out}re-judged: ok ({confirmed})\n");
             }
             Err(e) => {
                 bad += 1;
-                println!("{out}re-judged: WRONG: {e}\n");
+                luzhanqi::outln!("{out}re-judged: WRONG: {e}\n");
             }
         }
     }
-    println!("{ok} records re-judged ok, {bad} wrong");
+    luzhanqi::outln!("{ok} records re-judged ok, {bad} wrong");
     if bad > 0 { Err(format!("{bad} records disagree with the rules")) } else { Ok(()) }
 }
 
@@ -346,7 +346,7 @@ fn belief(file: &PathBuf, a: &BeliefArgs) -> Result<(), String> {
     };
     let (gs, gb) = a.gamma.unwrap_or((GAMMA_START, GAMMA_BEHAVIOUR));
     let report = arena::belief_eval::evaluate(&records, a.engine.as_deref(), a.every, &counts.model(gs, gb))?;
-    println!("{}", report.text());
+    luzhanqi::outln!("{}", report.text());
     Ok(())
 }
 
@@ -360,7 +360,7 @@ fn evidence(files: &[PathBuf], every: usize, games: Option<(u64, u64)>, out: Opt
     match out {
         Some(path) => std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display())),
         None => {
-            print!("{text}");
+            luzhanqi::out!("{text}");
             Ok(())
         }
     }
@@ -392,21 +392,23 @@ fn tune(files: &[PathBuf], every: usize, holdout: u64, params: &str, fit: &[Stri
     let train = |r: &arena::tune::Row| !r.held_out;
     let held = |r: &arena::tune::Row| r.held_out;
     let (games, held_games) = (records.len(), records.iter().filter(|r| arena::tune::held_out(r, holdout)).count());
-    println!("{variant}: {} positions from {} games, {} of them held out", rows.len(), games, held_games);
-    println!("{:<12} {:>8} {:>8}", "term", "start", "fitted");
+    luzhanqi::outln!("{variant}: {} positions from {} games, {} of them held out", rows.len(), games, held_games);
+    luzhanqi::outln!("{:<12} {:>8} {:>8}", "term", "start", "fitted");
     for (i, name) in TERMS.iter().enumerate() {
-        println!("{name:<12} {:>8.3} {:>8.3}{}", start[i], fitted[i], if free[i] { "" } else { "  (fixed)" });
+        luzhanqi::outln!("{name:<12} {:>8.3} {:>8.3}{}", start[i], fitted[i], if free[i] { "" } else { "  (fixed)" });
     }
     for (what, pick) in [("train", &train as &dyn Fn(&arena::tune::Row) -> bool), ("held-out", &held)] {
         let (ll0, se0, n) = loss(&start, &rows, pick);
         let (ll1, se1, _) = loss(&fitted, &rows, pick);
-        println!("{what:<9} {n:>7} positions: log-loss {ll0:.4} -> {ll1:.4}, squared error {se0:.4} -> {se1:.4}");
+        luzhanqi::outln!(
+            "{what:<9} {n:>7} positions: log-loss {ll0:.4} -> {ll1:.4}, squared error {se0:.4} -> {se1:.4}"
+        );
     }
     let words: Vec<String> = TERMS.iter().zip(&fitted).map(|(n, w)| format!("{n}={w:.3}")).collect();
     let words = words.join(" ");
-    println!("SearchParams {words}");
+    luzhanqi::outln!("SearchParams {words}");
     if let Err(e) = ParamOverrides::parse(&words) {
-        println!("(the engine refuses these weights: {e}; fix that term with --fit over the others)");
+        luzhanqi::outln!("(the engine refuses these weights: {e}; fix that term with --fit over the others)");
     }
     Ok(())
 }

@@ -239,3 +239,25 @@ fn a_flood_of_info_is_capped_in_the_log() {
     assert!(log.contains("flood < info depth 4999 ") && log.contains("flood ! debug 299"), "{log}");
     assert!(log.contains("flood < info string error: look") && log.contains("flood < bestmove a6"), "{log}");
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_replay_quietly() {
+    let d = dir("closed-stdout");
+    let out = d.join("t.ljr");
+    let more = format!("--games 2 --movetime 50 --stall 2000 --quiet --out {}", out.display());
+    let (run, _) = arena(&[&quitter("a"), &quitter("b")], &more);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    // `arena replay --boards FILE | head -1`: the reader goes away at once.
+    let mut child = std::process::Command::new(ARENA)
+        .args(["replay", "--boards"])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let done = child.wait_with_output().unwrap();
+    let stderr = text(&done.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(done.status.success(), "{:?} {stderr}", done.status);
+}
