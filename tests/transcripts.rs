@@ -275,3 +275,32 @@ fn example_matching_can_fail() {
     assert!(matches(&want(&["a", "b"]), &["a"]).is_err());
     assert!(matches(&want(&["b", "a"]), &["a", "b"]).is_err());
 }
+
+/// Every file a document links to or names as `*.md` is in the repository
+/// (the README once cited a RULES.md that was not).
+#[test]
+fn documents_cite_files_of_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for doc in ["README.md", "protocol.md", "tools/arena/README.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).expect("doc");
+        let base = root.join(doc).parent().expect("dir").to_path_buf();
+        for (i, _) in text.match_indices("](") {
+            let target = &text[i + 2..];
+            let target = &target[..target.find(')').unwrap_or(0)];
+            let file = target.split('#').next().unwrap_or("");
+            if file.is_empty() || file.contains("://") {
+                continue;
+            }
+            assert!(base.join(file).exists(), "{doc} links to {file}, which is not in the repository");
+        }
+        for (i, _) in text.match_indices(".md`") {
+            let start = text[..i].rfind('`').map_or(i, |s| s + 1);
+            let name = &text[start..i + 3];
+            if name.contains(' ') || name.contains('*') {
+                continue;
+            }
+            let found = base.join(name).exists() || root.join(name).exists();
+            assert!(found, "{doc} names {name}, which is not in the repository");
+        }
+    }
+}
