@@ -267,6 +267,28 @@ fn readme_and_protocol_examples() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The README's session saved to a file and piped in whole, as
+/// `luzhanqi < session.txt` does (no waiting for answers): the same lines.
+#[test]
+fn the_readme_session_piped_from_a_file() {
+    let session = documented_examples().into_iter().find(|e| e.source.starts_with("README.md")).expect("a session");
+    let file = std::env::temp_dir().join(format!("luzhanqi-session-{}.txt", std::process::id()));
+    std::fs::write(&file, &session.input).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_luzhanqi"))
+        .stdin(std::fs::File::open(&file).expect("open"))
+        .stderr(Stdio::null())
+        .output()
+        .expect("engine runs");
+    let _ = std::fs::remove_file(&file);
+    assert!(out.status.success());
+    let got: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(mask).collect();
+    let got: Vec<&str> = got.iter().map(String::as_str).collect();
+    if let Err(why) = matches(&session.expected, &got) {
+        panic!("{why}\n--- got\n{}", got.join("\n"));
+    }
+    assert!(got.last().is_some_and(|l| l.starts_with("bestmove ")), "{got:?}");
+}
+
 #[test]
 fn example_matching_can_fail() {
     let want = |v: &[&str]| v.iter().map(|s| (*s != "...").then(|| s.to_string())).collect::<Vec<_>>();
