@@ -5,8 +5,9 @@ classic records (issue 16). Replays every game from its true deployments
 counts per engine: games, results, the Marshal's fall (how often, the
 median ply, and how: attacking the enemy Marshal, attacking a bomb, hit
 by a bomb, attacking a landmine, taken by the enemy Marshal), the flag
-shown (and in how many of that engine's losses), the plies of wins and
-losses.
+shown (and in how many of that engine's losses), its results by which
+flags were shown (none, only its own, only the enemy's, both with its own
+first, both with the enemy's first), the plies of wins and losses.
 
 Usage: tools/scripts/marshal-flag.py RECORD.ljr [RECORD.ljr ...]
 """
@@ -103,6 +104,7 @@ def main(paths):
     fall_plies = defaultdict(list)
     lengths = defaultdict(lambda: defaultdict(list))
     hows = defaultdict(Counter)
+    by_flags = defaultdict(Counter)
     for path in paths:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -111,6 +113,7 @@ def main(paths):
                 continue
             fell = replay(tags, plies)
             shown = {c: f"={c}F" in game for c in "rb"}
+            reveals = re.findall(r"=([rb])F\b", game)
             result = tags.get("Result", "*")
             for c, name_tag in (("r", "Red"), ("b", "Blue")):
                 name = tags[name_tag]
@@ -126,6 +129,16 @@ def main(paths):
                     s["marshal fell"] += 1
                     fall_plies[name].append(fell[c][0])
                     hows[name][fell[c][1]] += 1
+                other = "b" if c == "r" else "r"
+                if not reveals:
+                    flags = "no flag shown"
+                elif set(reveals) == {c}:
+                    flags = "only its flag shown"
+                elif set(reveals) == {other}:
+                    flags = "only the enemy's flag shown"
+                else:
+                    flags = "both shown, its own first" if reveals[0] == c else "both shown, the enemy's first"
+                by_flags[name][(flags, "W" if won else "L" if lost else "D")] += 1
                 if shown[c]:
                     s["flag shown"] += 1
                     s["flag shown, lost"] += lost
@@ -137,6 +150,11 @@ def main(paths):
         for how, n in hows[name].most_common():
             print(f"    {how}: {n}")
         print(f"  flag shown in {s['flag shown']} ({100 * s['flag shown'] / g:.0f}%); in {s['flag shown, lost']} of its {s['losses']} losses")
+        for flags in ("no flag shown", "only its flag shown", "only the enemy's flag shown",
+                      "both shown, its own first", "both shown, the enemy's first"):
+            w, d, lo = (by_flags[name][(flags, r)] for r in "WDL")
+            if w + d + lo:
+                print(f"  {flags}: {w}-{d}-{lo} ({100 * (w + d / 2) / (w + d + lo):.0f}%)")
         for k in ("win", "loss", "draw"):
             v = lengths[name][k]
             if v:
