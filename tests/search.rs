@@ -404,7 +404,7 @@ fn worker_after_a_mine_is_proven(
     let (belief, view) = Belief::from_history(&start, Colour::Red, &history).unwrap();
     let mut r = rng(4);
     let sampler = WorldSampler::new(&belief, None, &mut r).unwrap();
-    (IsWorker::new(Tree::new(view, 64 << 20), rng(5), params, belief.clone(), sampler), belief)
+    (IsWorker::new(Tree::new(view, 64 << 20), rng(5), params, belief.clone(), sampler, false), belief)
 }
 
 /// Classic: a piece the history proves to be a landmine is never moved in

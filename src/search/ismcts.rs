@@ -73,6 +73,47 @@ pub struct Hidden {
     /// Per edge, how often its action was legal when its node was visited:
     /// the parent count of its exploration term.
     avail: Vec<u32>,
+    /// Whether the root side's Marshal had won a combat before the root.
+    exposed_at_root: bool,
+    /// Whether it has, by the current point of the iteration.
+    exposed: bool,
+}
+
+/// What a bomb's attack on an exposed Marshal costs, by the nearest bomb's
+/// distance in actions (index 1: it can attack now), centipawns.
+const EXPOSED_DANGER: [f32; 6] = [0.0, 550.0, 275.0, 140.0, 70.0, 35.0];
+
+/// The danger to `side`'s Marshal in `world` from the enemy's bombs.
+fn bomb_danger(world: &Position, side: Colour) -> f32 {
+    let Some(marshal) = world.pieces_of(side, Some(Kind::Marshal)).first() else {
+        return 0.0;
+    };
+    let bombs = world.pieces_of(side.opposite(), Some(Kind::Bomb));
+    if bombs.is_empty() {
+        return 0.0;
+    }
+    let dist = crate::distance::actions_to(world, marshal, side.opposite(), EXPOSED_DANGER.len() as u8 - 1);
+    bombs.into_iter().filter_map(|b| EXPOSED_DANGER.get(usize::from(dist[b.index()]))).fold(0.0, |a, &d| f32::max(a, d))
+}
+
+/// Whether `viewer`'s Marshal won a combat in `history` from `base` (the
+/// enemy then knows it beat that piece): a public hint of where it stands.
+pub fn marshal_exposed(base: &Position, history: &[crate::action::Token], viewer: Colour) -> bool {
+    let mut pos = base.clone();
+    for t in history {
+        let before = pos.pieces_of(viewer, Some(Kind::Marshal)).first();
+        if pos.apply_token(*t).is_err() {
+            return false;
+        }
+        if let (crate::action::Token::Attack { from, to, .. }, Some(m)) = (t, before) {
+            let after = pos.pieces_of(viewer, Some(Kind::Marshal)).first();
+            let won = (*from == m && after == Some(*to)) || (*to == m && after == Some(m));
+            if won {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// One ISMCTS thread.
@@ -80,8 +121,17 @@ pub type IsWorker = super::core::Worker<Hidden, Tree>;
 
 impl IsWorker {
     /// A worker for the view at `tree`'s root, drawing worlds from `sampler`.
-    pub fn new(tree: Tree, rng: Rng, params: Params, belief: Belief, sampler: WorldSampler) -> IsWorker {
+    pub fn new(
+        tree: Tree,
+        rng: Rng,
+        params: Params,
+        belief: Belief,
+        sampler: WorldSampler,
+        exposed_at_root: bool,
+    ) -> IsWorker {
         let walk = Hidden {
+            exposed_at_root,
+            exposed: exposed_at_root,
             avail: vec![0; tree.edges.len()],
             world: tree.root_pos.clone(),
             view: tree.root_pos.clone(),
@@ -100,6 +150,7 @@ impl Walk for Hidden {
         self.sampler.walk(STEPS_PER_WORLD, &mut core.rng);
         self.world = self.sampler.world(root, &self.belief);
         self.view = root.clone();
+        self.exposed = self.exposed_at_root;
     }
 
     fn public(&self) -> &Position {
@@ -157,6 +208,15 @@ impl Walk for Hidden {
         let flag = self.world.kind_at(a.to()) == Some(Kind::Flag) && outcome == Outcome::AttackerWins;
         let loser = flag.then(|| self.world.cell(a.to()).piece()).flatten();
         self.verdict = if flag { FLAG_TAKEN } else { outcome as u16 };
+        // The root side's Marshal shows itself by winning.
+        let root_side = self.belief.viewer;
+        let marshal_won = match outcome {
+            Outcome::AttackerWins => self.world.cell(a.from()).piece(),
+            Outcome::DefenderWins => self.world.cell(a.to()).piece(),
+            _ => None,
+        }
+        .is_some_and(|p| p.colour == root_side && p.kind == Some(Kind::Marshal));
+        self.exposed |= marshal_won;
         self.world.play_attack(a.from(), a.to(), outcome, None);
         // The view learns the flag only when it is taken.
         self.view.play_attack(a.from(), a.to(), outcome, loser);
@@ -174,6 +234,42 @@ impl Walk for Hidden {
                 return (t.value_for_red(), Some(t));
             }
         }
-        (core.leaf_eval.value(&self.world, &mut core.rng).0, None)
+        let v = core.leaf_eval.value(&self.world, &mut core.rng).0;
+        let w = core.params.exposed_risk;
+        if w == 0.0 || !self.exposed {
+            return (v, None);
+        }
+        // The exposed Marshal's danger, against the root side (in Red's terms).
+        let side = self.belief.viewer;
+        let cp = w * bomb_danger(&self.world, side) / super::evaluate::SCALE;
+        let for_side = super::leaf::for_red(v, Some(side)).clamp(-0.999, 0.999);
+        (super::leaf::for_red((for_side.atanh() - cp).tanh(), Some(side)), None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_setup;
+    use crate::protocol::parse_tokens;
+    use crate::rules::Rules;
+
+    /// Red's view of a classic start: Red's Marshal on e6, Blue unknown.
+    const VIEW: &str = "b?b?b?b?b?/b?b?b?b?b?/b?1b?1b?/b?b?1b?b?/b?1b?1b?/b?b?b?b?b?/r7r6r5r4r9/r11r81r6/r2r31r3r1/r21r21r7/r5r4r3rBrM/rBrFrMrMr1 r 0 0 -";
+
+    fn exposed(history: &str) -> bool {
+        let base = Position::from_setup(&parse_setup(VIEW).unwrap(), Rules::CLASSIC).unwrap();
+        marshal_exposed(&base, &parse_tokens(history).unwrap(), Colour::Red)
+    }
+
+    #[test]
+    fn a_marshal_that_wins_a_combat_is_exposed() {
+        assert!(!exposed(""));
+        assert!(exposed("e6xe7+"), "it won attacking");
+        assert!(!exposed("e6xe7-"), "it lost");
+        assert!(!exposed("e6xe7="), "both fell");
+        assert!(!exposed("d6xd7+"), "another piece won");
+        assert!(exposed("b6-b5 e7xe6-"), "it won defending");
+        assert!(!exposed("b6-b5 e7xe6+"), "it lost defending");
     }
 }

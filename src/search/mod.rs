@@ -212,6 +212,8 @@ impl Searcher {
             if let Some(sampler) = WorldSampler::new(&belief, weights.clone(), &mut r) {
                 self.trees.clear();
                 let root = priors::with_expert(pos, game, cfg.belief, &params, &mut r);
+                let exposed = params.exposed_risk != 0.0
+                    && game.is_some_and(|(base, history)| ismcts::marshal_exposed(base, history, viewer));
                 let workers = (0..threads)
                     .map(|i| {
                         let mut tree = Tree::new(pos.clone(), cap);
@@ -219,7 +221,7 @@ impl Searcher {
                             tree.set_edges(0, root.iter().map(|&(a, p)| Edge::action(a, p)));
                         }
                         restrict_root(&mut tree, &cfg.searchmoves, &params);
-                        IsWorker::new(tree, seeded(i), params, belief.clone(), sampler.clone())
+                        IsWorker::new(tree, seeded(i), params, belief.clone(), sampler.clone(), exposed)
                     })
                     .collect();
                 let mut reporter = Reporter::new(report, start);

@@ -169,6 +169,10 @@ tunables! {
     w_own_threat: f32, "ownthreat", [0.6, 0.6, 0.6], |x| x.is_finite(), "a number";
     /// and that of its opponent, held against it.
     w_their_threat: f32, "theirthreat", [0.25, 0.25, 0.25], |x| x.is_finite(), "a number";
+    /// `classic`: weight of the danger from the enemy's bombs to our
+    /// Marshal once it has shown itself by winning a combat (in the history
+    /// or in the iteration), by the nearest bomb's distance (0: off).
+    exposed_risk: f32, "exposedrisk", [0.0, 0.0, 0.0], |x| x.is_finite() && *x >= 0.0, "a number >= 0";
     /// How several threads search (`flip` and `open`; `classic` always
     /// searches one tree per thread).
     parallel: Parallel, "parallel", [Parallel::Root, Parallel::Root, Parallel::Root], |_| true, "root or tree";
