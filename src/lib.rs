@@ -4,6 +4,9 @@
 //! move generation, then what needs the legal actions (`legal`: game end,
 //! legality, checked history tokens); above them notation, perft and (in
 //! later layers) search, the protocol and the engine loop.
+//!
+//! `siguo` is the four-player game (RULES-4P.md) beside all this, sharing
+//! only pieces, rules and combat: so far its board and move generation.
 
 pub mod action;
 pub mod belief;
@@ -27,6 +30,7 @@ pub mod random;
 pub mod rules;
 pub mod search;
 pub mod setting;
+pub mod siguo;
 
 pub use action::{Action, ActionKind, Token};
 pub use board::{Bitboard, Point};
