@@ -8,12 +8,14 @@
 //! - `position`: pieces of four seats on the board, the side to move, and
 //!   the simple apply that perft needs;
 //! - `movegen`: legal moves and attacks of a seat;
+//! - `perft`: counting the move/attack tree.
 //!
 //! The protocol, search and referee for four players come later.
 
 pub mod action;
 pub mod bitset;
 pub mod movegen;
+pub mod perft;
 pub mod position;
 pub mod topology;
 

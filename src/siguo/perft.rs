@@ -1,0 +1,98 @@
+//! Four-player perft: the number of move/attack sequences of a given length
+//! from a position, each attack resolved by the kinds of the two pieces
+//! (two-player combat rules, a bomb and a flag both removed), a captured
+//! flag taking its owner out with all its pieces, the turn passing to the
+//! next seat still in (RULES-4P.md §4 items 3-5).
+//!
+//! Not modelled yet (the game flow comes with the referee): a seat without
+//! a legal action is not eliminated, it simply has no children (its node
+//! counts 0 leaves below it), and there is no quiet-move limit. A position
+//! whose team has lost both seats has no actions. Pieces of unknown kind
+//! need a referee for their attacks: such positions support depth 1 only.
+
+use std::fmt;
+
+use super::action::Action;
+use super::position::Position;
+use crate::combat::Outcome;
+
+/// Why a perft cannot be computed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PerftError {
+    /// Depth above 1 with pieces of unknown kind on the board.
+    HiddenKinds {
+        /// The depth asked for.
+        depth: u32,
+    },
+}
+
+impl fmt::Display for PerftError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PerftError::HiddenKinds { depth } => write!(
+                f,
+                "perft {depth}: this position has pieces of unknown kind, whose attacks need a referee; only depth 1 is supported"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PerftError {}
+
+/// The position after `action`, attacks resolved by kinds (an attack whose
+/// outcome is unknown counts as failed).
+pub fn child(pos: &Position, action: Action) -> Position {
+    let mut next = pos.clone();
+    if action.attack {
+        let outcome = pos.attack_outcome(action.from, action.to).unwrap_or(Outcome::DefenderWins);
+        next.play_attack(action.from, action.to, outcome);
+    } else {
+        next.play_move(action.from, action.to);
+    }
+    next
+}
+
+fn inner(pos: &Position, depth: u32, lists: &mut [Vec<Action>]) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_actions(),
+        _ => {
+            let Some((list, rest)) = lists.split_first_mut() else {
+                return 0;
+            };
+            list.clear();
+            pos.legal_actions(list);
+            list.iter().map(|&a| inner(&child(pos, a), depth - 1, rest)).sum()
+        }
+    }
+}
+
+/// Number of action sequences of length `depth` from `pos`.
+///
+/// # Errors
+/// [`PerftError::HiddenKinds`] for depth above 1 on a position with pieces
+/// of unknown kind.
+pub fn perft(pos: &Position, depth: u32) -> Result<u64, PerftError> {
+    if depth > 1 && pos.has_hidden_kinds() {
+        return Err(PerftError::HiddenKinds { depth });
+    }
+    let mut lists = vec![Vec::new(); depth as usize];
+    Ok(inner(pos, depth, &mut lists))
+}
+
+/// Perft split by first action, in generation order.
+///
+/// # Errors
+/// As [`perft`]; depth 0 gives an empty list.
+pub fn divide(pos: &Position, depth: u32) -> Result<Vec<(Action, u64)>, PerftError> {
+    if depth > 1 && pos.has_hidden_kinds() {
+        return Err(PerftError::HiddenKinds { depth });
+    }
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let mut actions = Vec::new();
+    pos.legal_actions(&mut actions);
+    let mut lists = vec![Vec::new(); depth as usize];
+    Ok(actions.into_iter().map(|a| (a, inner(&child(pos, a), depth - 1, &mut lists))).collect())
+}
