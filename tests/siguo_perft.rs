@@ -104,3 +104,29 @@ fn hidden_kinds_allow_depth_one_only() {
     assert_eq!(perft(&view, 0), Ok(1));
     assert_eq!(divide(&view, 0), Ok(Vec::new()));
 }
+
+#[test]
+fn the_start_puts_each_deployment_in_its_arm() {
+    use luzhanqi::siguo::topology::{ARMS, CAMPS};
+    use luzhanqi::{Colour, Deployment, Kind};
+    let mut rng = luzhanqi::random::rng(7);
+    for colour in [Colour::Red, Colour::Blue] {
+        let d: [Deployment; 4] = std::array::from_fn(|_| Deployment::random(colour, &mut rng));
+        let pos = Position::start(Rules::CLASSIC, &d);
+        assert_eq!(pos.side_to_move(), Seat::South);
+        for s in Seat::ALL {
+            let arm = ARMS[s.index()];
+            assert_eq!(pos.pieces(s), arm - CAMPS, "{colour:?} {s}: the 25 non-camp points of its arm");
+            for p in pos.pieces(s) {
+                let kind = pos.cell(p).and_then(|pc| pc.kind).expect("known");
+                let name = p.to_string();
+                match kind {
+                    Kind::Flag => assert!(name.ends_with("b1") || name.ends_with("d1"), "{name}"),
+                    Kind::Mine => assert!(p.rank() <= 2, "{name}"),
+                    Kind::Bomb => assert!(p.rank() != 6, "{name}"),
+                    _ => {}
+                }
+            }
+        }
+    }
+}

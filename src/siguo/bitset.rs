@@ -1,5 +1,9 @@
 //! Sets of four-player points as 129-bit masks in three 64-bit words: bit
 //! `i` (word `i / 64`, bit `i % 64`) is the point with index `i`.
+//!
+//! Measured against a `u128` for points 0..128 and a `u64` for point 128:
+//! the same speed within noise (perft 4 of the pinned open positions of
+//! `tests/data/siguo-perft.txt`, about 150 million leaves a second in both).
 
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
