@@ -397,3 +397,69 @@ fn positions_read_and_print() {
         assert!(!e.unwrap_err().to_string().is_empty());
     }
 }
+
+#[test]
+fn a_lone_piece_of_unknown_kind_has_siguozeros_static_action_space() {
+    // siguozero's figures (RULES-4P.md §6): steps plus every railway point from a railway
+    // point, nothing from an HQ: 5624 ordered pairs, 121 origins, at most 76 targets.
+    let mut pairs = 0;
+    let mut origins = 0;
+    let mut most = 0;
+    for p in Point::all() {
+        let n = board(&format!("S - {p}:s?")).count_actions();
+        pairs += n;
+        origins += u64::from(n > 0);
+        most = most.max(n);
+    }
+    assert_eq!((pairs, origins, most), (5624, 121, 76));
+}
+
+#[test]
+fn every_slide_from_to_has_one_path() {
+    // Rays that share a point share the whole way to it (they fork only after it).
+    for p in Point::all() {
+        let mut path_to: BTreeMap<Point, Vec<Point>> = BTreeMap::new();
+        for r in RAYS[p.index()].rays() {
+            for (k, &q) in r.points().iter().enumerate() {
+                let way = r.points()[..k].to_vec();
+                let old = path_to.entry(q).or_insert_with(|| way.clone());
+                assert_eq!(*old, way, "{p} to {q}");
+            }
+        }
+    }
+}
+
+#[test]
+fn reading_garbage_never_panics() {
+    let samples = ["Sa1", "Ca1", "S - Sa1:s1", "E NS Cb2:w? We6:eF"];
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let alphabet: Vec<char> = "SENWCsenwcabcdefxyz0123456789?:-+ =\u{e9}\u{4e2d}\t".chars().collect();
+    for _ in 0..20_000 {
+        let base = samples[(next() % samples.len() as u64) as usize];
+        let mut s: Vec<char> = base.chars().collect();
+        for _ in 0..(next() % 4) {
+            let c = alphabet[(next() % alphabet.len() as u64) as usize];
+            let at = (next() % (s.len() as u64 + 1)) as usize;
+            match next() % 3 {
+                0 => s.insert(at, c),
+                1 if at < s.len() => s[at] = c,
+                _ if at < s.len() => {
+                    s.remove(at);
+                }
+                _ => {}
+            }
+        }
+        let s: String = s.into_iter().collect();
+        let _ = s.parse::<Point>();
+        if let Ok(pos) = Position::parse(&s, luzhanqi::Rules::CLASSIC) {
+            assert_eq!(Position::parse(&pos.to_string(), luzhanqi::Rules::CLASSIC), Ok(pos.clone()), "{s}");
+            let _ = luzhanqi::siguo::perft::perft(&pos, 2);
+        }
+    }
+}
