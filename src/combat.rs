@@ -88,6 +88,7 @@ pub fn combat(rules: &Rules, attacker: Kind, defender: Kind, mines_cleared: bool
         return Outcome::DefenderWins;
     }
     match (attacker, defender) {
+        (Kind::Bomb, Kind::Flag) if rules.bomb_ties_flag => Outcome::BothRemoved,
         (_, Kind::Flag) => Outcome::AttackerWins,
         (Kind::Bomb, _) | (_, Kind::Bomb) => Outcome::BothRemoved,
         (Kind::Engineer, Kind::Mine) => Outcome::AttackerWins,

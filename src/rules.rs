@@ -35,13 +35,25 @@ pub enum QuietResult {
     MorePieces,
     /// The game is drawn (`classic`, `open`).
     Draw,
-    /// The side to move loses (`ccgc`).
+    /// The side to move loses (the `ccgc` preset as first specified; the
+    /// other reading of the CCGC 31-step rule, ADAPTERS.md §1.11 (b)).
     SideToMoveLoses,
+    /// The side that made the last quiet ply, the one that reached the
+    /// limit, loses: with `limit - 1` quiet plies behind, the side to move
+    /// must attack or lose (`ccgc`: the 31-step rule as the existing CCGC
+    /// engines read it, ADAPTERS.md §1.11 (a)).
+    LastMoverLoses,
 }
 
 impl QuietResult {
     /// All values, in option order.
-    pub const ALL: [QuietResult; 3] = [QuietResult::MorePieces, QuietResult::Draw, QuietResult::SideToMoveLoses];
+    pub const ALL: [QuietResult; 4] =
+        [QuietResult::MorePieces, QuietResult::Draw, QuietResult::SideToMoveLoses, QuietResult::LastMoverLoses];
+
+    /// How many of [`QuietResult::ALL`] are announced after `uli`; the others
+    /// are accepted by `setoption` but not announced (the announcement is
+    /// fixed by the golden transcripts).
+    pub const ANNOUNCED: usize = 3;
 
     /// The name used in options.
     pub const fn name(self) -> &'static str {
@@ -49,6 +61,7 @@ impl QuietResult {
             QuietResult::MorePieces => "morepieces",
             QuietResult::Draw => "draw",
             QuietResult::SideToMoveLoses => "moverloses",
+            QuietResult::LastMoverLoses => "lastmoverloses",
         }
     }
 }
@@ -62,13 +75,22 @@ pub enum Variant {
     Classic,
     /// RULES.md §4.3.
     Open,
-    /// `classic` with a 31-ply quiet limit after which the side to move loses.
+    /// `classic` with the CCGC platform's rules: a 31-ply quiet limit
+    /// whose last quiet ply loses, a bomb and the flag both removed.
     Ccgc,
+    /// `classic` with the NEU CS4500 referee's rules: any ranked piece and a
+    /// mine both removed, a bomb and the flag both removed, no quiet limit.
+    Cs4500,
 }
 
 impl Variant {
     /// All presets, in option order.
-    pub const ALL: [Variant; 4] = [Variant::Flip, Variant::Classic, Variant::Open, Variant::Ccgc];
+    pub const ALL: [Variant; 5] = [Variant::Flip, Variant::Classic, Variant::Open, Variant::Ccgc, Variant::Cs4500];
+
+    /// How many of [`Variant::ALL`] the engine announces after `uli`; the
+    /// others are accepted by `setoption` but not announced (the
+    /// announcement is fixed by the golden transcripts).
+    pub const ANNOUNCED: usize = 4;
 
     /// The name used in options.
     pub const fn name(self) -> &'static str {
@@ -77,6 +99,7 @@ impl Variant {
             Variant::Classic => "classic",
             Variant::Open => "open",
             Variant::Ccgc => "ccgc",
+            Variant::Cs4500 => "cs4500",
         }
     }
 
@@ -87,6 +110,7 @@ impl Variant {
             Variant::Classic => Rules::CLASSIC,
             Variant::Open => Rules::OPEN,
             Variant::Ccgc => Rules::CCGC,
+            Variant::Cs4500 => Rules::CS4500,
         }
     }
 }
@@ -103,7 +127,7 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown variant '{}' (expected flip, classic, open or ccgc)", self.0)
+        write!(f, "unknown variant '{}' (expected flip, classic, open, ccgc or cs4500)", self.0)
     }
 }
 
@@ -140,6 +164,9 @@ pub struct Rules {
     pub winner_learns_loser: bool,
     /// When a Marshal is removed the referee reveals its side's flag.
     pub marshal_reveals_flag: bool,
+    /// A bomb attacking the flag removes both (`=`); the flag's owner still
+    /// loses (the CCGC and CS4500 referees report it so, ADAPTERS.md §7 Q5).
+    pub bomb_ties_flag: bool,
     /// Consecutive plies without a flip or a removal that end the game; 0 for none.
     pub quiet_limit: u16,
     /// The result when the quiet limit is reached.
@@ -157,6 +184,7 @@ impl Rules {
         mine_removed_after_kill: false,
         winner_learns_loser: false,
         marshal_reveals_flag: false,
+        bomb_ties_flag: false,
         quiet_limit: 120,
         quiet_result: QuietResult::MorePieces,
     };
@@ -171,6 +199,7 @@ impl Rules {
         mine_removed_after_kill: false,
         winner_learns_loser: false,
         marshal_reveals_flag: true,
+        bomb_ties_flag: false,
         quiet_limit: 120,
         quiet_result: QuietResult::Draw,
     };
@@ -178,9 +207,19 @@ impl Rules {
     /// `open` (明棋): `classic` with everything visible, RULES.md §4.3.
     pub const OPEN: Rules = Rules { mode: Mode::Open, ..Rules::CLASSIC };
 
-    /// `ccgc`: `classic` with a 31-ply quiet limit after which the side to
-    /// move loses (the Chinese Computer Games Championship rule).
-    pub const CCGC: Rules = Rules { quiet_limit: 31, quiet_result: QuietResult::SideToMoveLoses, ..Rules::CLASSIC };
+    /// `ccgc`: `classic` with the Chinese Computer Games Championship's
+    /// rules (ADAPTERS.md §1.9, §1.11): 31 consecutive quiet plies and the
+    /// player who made the 31st loses (reading (a) of §1.11; reading (b) is
+    /// `QuietResult` `moverloses`), a bomb attacking the flag removes both.
+    pub const CCGC: Rules =
+        Rules { quiet_limit: 31, quiet_result: QuietResult::LastMoverLoses, bomb_ties_flag: true, ..Rules::CLASSIC };
+
+    /// `cs4500`: `classic` with the NEU CS4500 referee's rules as its
+    /// players implement them (ADAPTERS.md §3.7): any ranked piece attacking
+    /// a landmine dies with it, a bomb attacking the flag removes both, no
+    /// quiet limit.
+    pub const CS4500: Rules =
+        Rules { any_rank_clears_mine: true, bomb_ties_flag: true, quiet_limit: 0, ..Rules::CLASSIC };
 
     /// Whether pieces are deployed by the players (everything but `flip`).
     pub const fn has_deployment(&self) -> bool {
@@ -205,7 +244,7 @@ impl Rules {
                 set: |r, v| r.quiet_limit = v as u16,
             },
         },
-        Setting { name: "QuietResult", field: combo!(QuietResult, quiet_result) },
+        Setting { name: "QuietResult", field: combo!(QuietResult, quiet_result, QuietResult::ANNOUNCED) },
         toggle("FlagNeedsEngineer", |r| r.flag_needs_engineer, |r, v| r.flag_needs_engineer = v),
         toggle("FlagNeedsMinesCleared", |r| r.flag_needs_mines_cleared, |r, v| r.flag_needs_mines_cleared = v),
         toggle("BombAttacksMineAndFlag", |r| r.bomb_attacks_mine_and_flag, |r, v| r.bomb_attacks_mine_and_flag = v),
@@ -215,6 +254,18 @@ impl Rules {
         toggle("MarshalRevealsFlag", |r| r.marshal_reveals_flag, |r, v| r.marshal_reveals_flag = v),
     ];
 
+    /// Settings added after the engine's announcement was fixed (the golden
+    /// transcripts): set by name like [`Rules::SETTINGS`] (`setoption`, the
+    /// arena's `--rule`) but not announced after `uli`.
+    pub const MORE_SETTINGS: [Setting<Rules>; 1] =
+        [toggle("BombTiesFlag", |r| r.bomb_ties_flag, |r, v| r.bomb_ties_flag = v)];
+
+    /// Every setting that can be changed by name: [`Rules::SETTINGS`] then
+    /// [`Rules::MORE_SETTINGS`].
+    pub fn all_settings() -> impl Iterator<Item = &'static Setting<Rules>> {
+        Rules::SETTINGS.iter().chain(Rules::MORE_SETTINGS.iter())
+    }
+
     /// Sets the setting `name` (any case) from its text, as the engine's
     /// `setoption` would.
     ///
@@ -222,7 +273,7 @@ impl Rules {
     /// [`RuleError`] for an unknown name or a bad value; the rules are then
     /// unchanged.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
-        let setting = Rules::SETTINGS.iter().find(|s| s.is(name)).ok_or_else(|| RuleError::Unknown(name.to_owned()))?;
+        let setting = Rules::all_settings().find(|s| s.is(name)).ok_or_else(|| RuleError::Unknown(name.to_owned()))?;
         setting.apply(self, value).map_err(RuleError::BadValue)
     }
 }
@@ -266,7 +317,8 @@ mod tests {
         let mut r = Rules::CLASSIC;
         r.set("winnerlearnsloser", "TRUE").unwrap();
         r.set("QuietLimit", " 31 ").unwrap();
-        r.set("QuietResult", "MoverLoses").unwrap();
+        r.set("QuietResult", "LastMoverLoses").unwrap();
+        r.set("bombtiesflag", "true").unwrap();
         assert!(r.winner_learns_loser);
         r.set("WinnerLearnsLoser", "false").unwrap();
         assert_eq!(r, Rules::CCGC);
@@ -295,14 +347,16 @@ mod tests {
     #[test]
     fn every_setting_round_trips_every_value() {
         for preset in Variant::ALL.map(Variant::rules) {
-            for s in &Rules::SETTINGS {
+            for s in Rules::all_settings() {
                 let mut r = preset;
                 r.set(s.name, &s.text(&preset)).unwrap();
                 assert_eq!(r, preset, "{}", s.name);
                 let values: Vec<String> = match &s.field {
                     Field::Check { .. } => vec!["true".into(), "false".into()],
                     Field::Spin { min, max, .. } => vec![min.to_string(), max.to_string()],
-                    Field::Combo { vars, .. } => vars.iter().map(|v| (*v).to_owned()).collect(),
+                    Field::Combo { vars, more, .. } => {
+                        vars.iter().chain(more.iter()).map(|v| (*v).to_owned()).collect()
+                    }
                     Field::Str { .. } => unreachable!("no text rules"),
                 };
                 for v in values {
@@ -311,5 +365,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn platform_presets_add_to_classic_and_leave_the_announced_options_alone() {
+        use crate::combat::combat;
+        use crate::piece::Kind;
+        assert_eq!(combat(&Rules::CCGC, Kind::Bomb, Kind::Flag, false), crate::Outcome::BothRemoved);
+        assert_eq!(combat(&Rules::CS4500, Kind::Bomb, Kind::Flag, false), crate::Outcome::BothRemoved);
+        assert_eq!(combat(&Rules::CLASSIC, Kind::Bomb, Kind::Flag, false), crate::Outcome::AttackerWins);
+        assert_eq!(combat(&Rules::CS4500, Kind::Major, Kind::Mine, false), crate::Outcome::BothRemoved);
+        assert_eq!(combat(&Rules::CCGC, Kind::Major, Kind::Mine, false), crate::Outcome::DefenderWins);
+        assert_eq!(Rules::CS4500.quiet_limit, 0);
+        assert_eq!("cs4500".parse::<Variant>(), Ok(Variant::Cs4500));
+        // The announcement keeps the values it had; the new ones are accepted.
+        let Field::Combo { vars, more, .. } = &Rules::SETTINGS[1].field else { panic!("QuietResult is a combo") };
+        assert_eq!((vars.len(), *more), (3, &["lastmoverloses"][..]));
     }
 }

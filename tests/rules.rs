@@ -380,8 +380,18 @@ fn quiet_limit_per_preset() {
     play(&mut pos, "a1-a2");
     assert!(pos.outcome().is_none());
 
-    // ccgc: after 31 quiet plies the side to move loses.
+    // ccgc: the player who makes the 31st quiet ply loses (ADAPTERS.md §1.11 (a)).
     let mut pos = sparse_quiet(Rules::CCGC, R, &with_flags(&[("a1", "r5"), ("e12", "b5")]), &[], &[], 30);
+    play(&mut pos, "a1-a2");
+    assert_eq!(
+        pos.outcome().map(|r| (r.winner, r.reason)),
+        Some((Some(Colour::Blue), EndReason::QuietLimit)),
+        "red made the 31st quiet ply and loses"
+    );
+    // The other reading as a toggle: after 31 quiet plies the side to move loses.
+    let mut b = Rules::CCGC;
+    b.set("QuietResult", "moverloses").unwrap();
+    let mut pos = sparse_quiet(b, R, &with_flags(&[("a1", "r5"), ("e12", "b5")]), &[], &[], 30);
     play(&mut pos, "a1-a2");
     assert_eq!(
         pos.outcome().map(|r| (r.winner, r.reason)),

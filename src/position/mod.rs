@@ -295,6 +295,7 @@ impl Position {
                     std::cmp::Ordering::Equal => None,
                 },
                 QuietResult::SideToMoveLoses => self.side.map(Colour::opposite),
+                QuietResult::LastMoverLoses => self.side,
             };
             return Some(GameResult { winner, reason: EndReason::QuietLimit });
         }
