@@ -9,6 +9,7 @@
 //! only pieces, rules and combat: so far its board and move generation.
 
 pub mod action;
+pub mod adapter;
 pub mod belief;
 pub mod bench;
 pub mod board;

@@ -46,6 +46,32 @@ enum Command {
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
     },
+    /// Speak the CCGC 军棋 platform protocol (INFO/START/GO/RESULT/END) on
+    /// stdin/stdout instead of ULI: enter the engine in a CCGC platform.
+    Ccgc {
+        /// The NAME sent to the platform (default: the engine's id name).
+        #[arg(long)]
+        name: Option<String>,
+        /// End lines with CRLF (the platform accepts LF).
+        #[arg(long)]
+        crlf: bool,
+        /// Copy both directions (and the engine's ULI) to this file.
+        #[arg(long)]
+        log: Option<std::path::PathBuf>,
+        /// An engine option, as NAME=VALUE (Threads=2, Player=greedy…); repeatable.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Do not add our own flag's reveal when our Marshal falls.
+        #[arg(long)]
+        no_own_reveal: bool,
+    },
+    /// Speak the NEU CS4500 referee protocol on stdin/stdout: run as
+    /// `play4500 --go 1|2 --time/move T` (T as 2s, 2.0s, 2000ms).
+    Cs4500 {
+        /// --go N --time/move T [--log FILE] [--option NAME=VALUE]... [--margin MS] [--no-own-reveal]
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Benchmarks: the search (as the protocol's `bench`), move generation
     /// (perft with bulk counting, copy-make) or random playouts.
     Bench {
@@ -159,6 +185,30 @@ fn bench_command(what: &str) -> Result<(), String> {
     Ok(())
 }
 
+fn option_pairs(options: &[String]) -> Result<Vec<(String, String)>, String> {
+    options
+        .iter()
+        .map(|o| {
+            o.split_once('=').map(|(n, v)| (n.to_owned(), v.to_owned())).ok_or(format!("--option {o}: not NAME=VALUE"))
+        })
+        .collect()
+}
+
+fn ccgc_command(
+    name: Option<String>,
+    crlf: bool,
+    log: Option<std::path::PathBuf>,
+    options: &[String],
+    no_own_reveal: bool,
+) -> Result<(), String> {
+    use luzhanqi::adapter::{InProcess, Log, ccgc};
+    let log = Log::open(log.as_deref()).map_err(|e| format!("--log: {e}"))?;
+    let settings = ccgc::Settings { name, options: option_pairs(options)?, no_own_reveal };
+    let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
+    ccgc::run(InProcess::new(), settings, &mut stdin.lock(), &mut stdout.lock(), crlf, &log);
+    Ok(())
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -167,6 +217,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft { depth, variant, fen, moves }) => perft_command(depth, variant, fen, &moves),
         Some(Command::Bench { what }) => bench_command(&what),
+        Some(Command::Ccgc { name, crlf, log, options, no_own_reveal }) => {
+            ccgc_command(name, crlf, log, &options, no_own_reveal)
+        }
+        Some(Command::Cs4500 { args }) => return luzhanqi::adapter::cs4500::main(&args),
         None => {
             let mut engine = Engine::new(Output::stdout());
             engine.run(std::io::stdin().lock());
