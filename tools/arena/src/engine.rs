@@ -9,7 +9,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::process::{Child, Command as Process, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -34,6 +34,9 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Limits for this engine only, overriding the match's.
     pub limits: Option<Limits>,
+    /// The protocol it speaks (`proto=ccgc|cs4500`: run behind a host-side
+    /// adapter of [`crate::proto`]).
+    pub proto: crate::proto::Proto,
 }
 
 impl EngineSpec {
@@ -52,11 +55,12 @@ impl EngineSpec {
                 "cmd" => spec.cmd = v.to_owned(),
                 "arg" => spec.args.push(v.to_owned()),
                 "dir" => spec.dir = Some(PathBuf::from(v)),
+                "proto" => spec.proto = v.parse()?,
                 _ if k.starts_with("option.") => spec.options.push((k["option.".len()..].to_owned(), v.to_owned())),
                 _ => {
                     if !limits.set(k, v)? {
                         return Err(format!(
-                            "--engine: unknown key '{k}' (name, cmd, arg, dir, option.NAME, tc, movetime, nodes, depth)"
+                            "--engine: unknown key '{k}' (name, cmd, arg, dir, proto, option.NAME, tc, movetime, nodes, depth)"
                         ));
                     }
                 }
@@ -308,8 +312,11 @@ enum Event {
 /// A running engine.
 pub struct Engine {
     spec: EngineSpec,
-    child: Child,
-    stdin: BufWriter<ChildStdin>,
+    /// The process, or `None` when a host-side adapter thread runs it.
+    child: Option<Child>,
+    stdin: Box<dyn Write + Send>,
+    /// The host-side adapter's thread, for a CCGC or CS4500 engine.
+    adapter: Option<std::thread::JoinHandle<()>>,
     events: Receiver<Event>,
     log: LogSlot,
     /// Set once its output closed: how the process ended.
@@ -331,6 +338,9 @@ impl Engine {
     /// [`EngineError`] when the program cannot be started, exits, or does
     /// not answer in time.
     pub fn start(spec: &EngineSpec, timeout: Duration, log: Option<GameLog>) -> Result<Engine, EngineError> {
+        if spec.proto != crate::proto::Proto::Uli {
+            return Engine::start_adapted(spec, timeout, log);
+        }
         let mut process = Process::new(&spec.cmd);
         process.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         if let Some(dir) = &spec.dir {
@@ -369,8 +379,67 @@ impl Engine {
         }
         let mut engine = Engine {
             spec: spec.clone(),
-            child,
-            stdin: BufWriter::new(stdin),
+            child: Some(child),
+            stdin: Box::new(BufWriter::new(stdin)),
+            adapter: None,
+            events,
+            log,
+            closed: None,
+            finished: false,
+            announced: Vec::new(),
+            id_name: None,
+        };
+        engine.handshake(timeout)?;
+        Ok(engine)
+    }
+
+    /// Starts a CCGC or CS4500 engine behind a host-side adapter running
+    /// on its own thread: the arena's ULI lines go to the adapter, its
+    /// answers come back as the engine's lines; the foreign process's
+    /// stderr and the adapter's exchange with it (`X<`, `X>`) go to the log.
+    fn start_adapted(spec: &EngineSpec, timeout: Duration, log: Option<GameLog>) -> Result<Engine, EngineError> {
+        use crate::proto::{Host, Link, ProcessLink, Proto, ccgc::CcgcHost, cs4500::Cs4500Host};
+        let log: LogSlot = Arc::new(Mutex::new(LogState { log, ..LogState::default() }));
+        let (name, slot) = (spec.name.clone(), Arc::clone(&log));
+        let stderr: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(move |line: &str| log_output(&slot, &name, '!', line));
+        let (cmd, args, dir) = (spec.cmd.clone(), spec.args.clone(), spec.dir.clone());
+        let spawn: crate::proto::Spawner = Box::new(move |extra: &[String]| {
+            let all: Vec<String> = args.iter().chain(extra).cloned().collect();
+            ProcessLink::spawn(&cmd, &all, dir.as_deref(), Arc::clone(&stderr)).map(|l| Box::new(l) as Box<dyn Link>)
+        });
+        let (name, slot) = (spec.name.clone(), Arc::clone(&log));
+        let remark: crate::proto::Remark = Box::new(move |text: &str| log_to(&slot, &name, '#', text));
+        let mut host: Box<dyn Host> = match spec.proto {
+            Proto::Ccgc => Box::new(CcgcHost::new(spawn, remark, "INFO")),
+            Proto::Cs4500 | Proto::Uli => Box::new(Cs4500Host::new(spawn, remark)),
+        };
+        let (tx, events) = channel();
+        let (lines_tx, lines_rx) = channel::<String>();
+        let (name, slot) = (spec.name.clone(), Arc::clone(&log));
+        let adapter = std::thread::Builder::new()
+            .name(format!("{name} adapter"))
+            .spawn(move || {
+                for line in lines_rx {
+                    let quit = line.trim() == "quit";
+                    for answer in host.handle(&line) {
+                        log_output(&slot, &name, '<', &answer);
+                        if tx.send(Event::Line(answer, Instant::now())).is_err() {
+                            return;
+                        }
+                    }
+                    if quit {
+                        break;
+                    }
+                }
+                drop(host);
+                let _ = tx.send(Event::Closed);
+            })
+            .map_err(|e| EngineError::Spawn(format!("cannot start the adapter thread: {e}")))?;
+        let mut engine = Engine {
+            spec: spec.clone(),
+            child: None,
+            stdin: Box::new(LineSender { tx: lines_tx, buf: Vec::new() }),
+            adapter: Some(adapter),
             events,
             log,
             closed: None,
@@ -534,8 +603,11 @@ impl Engine {
     /// waiting up to [`EXIT_WAIT`] for it to exit.
     fn exit_text(&mut self) -> String {
         let until = Instant::now() + EXIT_WAIT;
+        let Some(child) = self.child.as_mut() else {
+            return format!("its {:?} adapter stopped (the engine behind it exited or failed)", self.spec.proto);
+        };
         loop {
-            match self.child.try_wait() {
+            match child.try_wait() {
                 Ok(Some(status)) => return status.to_string(),
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
                 Ok(None) => {
@@ -554,21 +626,61 @@ impl Engine {
             return "already stopped".to_owned();
         }
         self.finished = true;
-        if let Ok(Some(status)) = self.child.try_wait() {
+        let Some(child) = self.child.as_mut() else {
+            log_to(&self.log, &self.spec.name, '>', "quit");
+            let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+            let until = Instant::now() + crate::proto::EXIT_GRACE + QUIT_WAIT;
+            while self.adapter.as_ref().is_some_and(|h| !h.is_finished()) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            return match self.adapter.take() {
+                Some(h) if h.is_finished() => {
+                    let _ = h.join();
+                    "quit (adapter)".to_owned()
+                }
+                _ => "the adapter did not finish in time".to_owned(),
+            };
+        };
+        if let Ok(Some(status)) = child.try_wait() {
             return format!("had exited: {status}");
         }
         log_to(&self.log, &self.spec.name, '>', "quit");
         let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
         let until = Instant::now() + QUIT_WAIT;
         while Instant::now() < until {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Ok(Some(status)) = child.try_wait() {
                 return format!("quit: {status}");
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = child.kill();
+        let _ = child.wait();
         format!("killed (no exit within {} ms of quit)", QUIT_WAIT.as_millis())
+    }
+}
+
+/// The arena's writes to an adapted engine: whole lines to the adapter thread.
+struct LineSender {
+    tx: std::sync::mpsc::Sender<String>,
+    buf: Vec<u8>,
+}
+
+impl Write for LineSender {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        for &b in bytes {
+            if b == b'\n' {
+                let line = String::from_utf8_lossy(&self.buf).into_owned();
+                self.buf.clear();
+                self.tx.send(line).map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
+            } else {
+                self.buf.push(b);
+            }
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
