@@ -109,3 +109,43 @@ fn a_ccgc_game_through_both_adapters_is_the_uli_game() {
 fn a_cs4500_game_through_both_adapters_is_the_uli_game() {
     same_game_both_ways(Proto::Cs4500, Variant::Cs4500);
 }
+
+/// A shell CCGC engine: NAME, a fixed ARRAY, and `on_go` for every `GO`.
+fn fake_ccgc(on_go: &str) -> EngineSpec {
+    let script = format!(
+        "while read -r line; do case \"$line\" in \
+         INFO*) echo 'NAME fake ccgc';; \
+         START*) echo 'ARRAY cehiakbcdikegfgjjdifhhglj';; \
+         GO*) {on_go};; \
+         END*) exit 0;; \
+         esac; done"
+    );
+    EngineSpec {
+        name: "fake".to_owned(),
+        cmd: "sh".to_owned(),
+        args: vec!["-c".to_owned(), script],
+        proto: Proto::Ccgc,
+        ..EngineSpec::default()
+    }
+}
+
+fn against_fake(fake: EngineSpec, tag: &str) -> GameRecord {
+    let mut fake = fake;
+    fake.limits = Some(Limits { tc: Some(TimeControl { base: 1500, inc: 0 }), ..Limits::default() });
+    one_game([fake, uli("opponent", &[("Player", "random"), ("Seed", "9")])], Variant::Ccgc, tag)
+}
+
+#[test]
+fn a_ccgc_engine_without_a_move_loses_by_an_illegal_action() {
+    let r = against_fake(fake_ccgc("echo 'BESTMOVE A0A0'"), "fake-a0a0");
+    assert_eq!(r.termination, Termination::Illegal, "{}", r.detail);
+    assert!(r.detail.contains("BESTMOVE A0A0"), "{}", r.detail);
+    let r = against_fake(fake_ccgc("echo 'BESTMOVE L0L0'; echo 'BESTMOVE K0K1'"), "fake-illegal");
+    assert_eq!(r.termination, Termination::Illegal, "{}", r.detail);
+}
+
+#[test]
+fn a_silent_ccgc_engine_loses_on_time() {
+    let r = against_fake(fake_ccgc(":"), "fake-silent");
+    assert_eq!(r.termination, Termination::Time, "{}", r.detail);
+}

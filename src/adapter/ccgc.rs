@@ -265,6 +265,8 @@ impl fmt::Display for PlatformMessage {
             PlatformMessage::Start { first, time, steps } => {
                 write!(f, "START {} {time} {steps}", if *first { 0 } else { 1 })
             }
+            // "You move first" is always `GO 0000 0 00`.
+            PlatformMessage::Go { mv: None, .. } => f.write_str("GO 0000 0 00"),
             PlatformMessage::Go { mv, outcome, flag } => {
                 write!(f, "GO {} {} {}", move_text(*mv), code_of_outcome(*outcome), flag_text(*flag))
             }
@@ -683,6 +685,7 @@ L L0:a1/e12  L1:b1/d12  L2:c1/c12  L3:d1/b12  L4:e1/a12";
             assert_eq!(PlatformMessage::parse(line).unwrap().to_string(), line);
             assert_eq!(PlatformMessage::parse(&format!("{line}\r")).unwrap().to_string(), line);
         }
+        assert_eq!(PlatformMessage::Go { mv: None, outcome: None, flag: None }.to_string(), "GO 0000 0 00");
         for bad in ["", "HELLO", "GO F4", "RESULT 7 00", "GO Z9Z9 3 00", "START 2 1800 31", "END 3", "GO F4E5 3 0"] {
             assert!(PlatformMessage::parse(bad).is_err(), "{bad}");
         }

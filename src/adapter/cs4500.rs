@@ -293,6 +293,11 @@ impl Reader {
             }
             return None;
         }
+        // `forfeit` often ends the output without a newline.
+        if rest.starts_with("forfeit") {
+            self.buf.drain(..start + "forfeit".len());
+            return Some(PlayerMessage::Forfeit);
+        }
         let end = rest.find(|c: char| c.is_whitespace() || c == '(')?;
         let word = rest[..end].to_owned();
         self.buf.drain(..start + end);
@@ -685,8 +690,10 @@ mod tests {
         assert_eq!(r.next_message(), None);
         r.feed(" D3 )forfeit");
         assert_eq!(r.next_message(), Some(PlayerMessage::Sexpr("( C2 D3 )".into())));
+        assert_eq!(r.next_message(), Some(PlayerMessage::Forfeit));
+        r.feed("hello");
         assert_eq!(r.next_message(), None);
-        assert_eq!(r.finish(), Some(PlayerMessage::Forfeit));
+        assert_eq!(r.finish(), Some(PlayerMessage::Junk("hello".into())));
         assert_eq!(parse_move("(C2 D3)").unwrap(), (Pos::parse("C2").unwrap(), Pos::parse("D3").unwrap()));
     }
 
