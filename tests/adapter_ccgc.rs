@@ -341,3 +341,44 @@ fn t_c13_the_logged_2019_game_replays_for_both_seats() {
         let _ = Outcome::ALL;
     }
 }
+
+/// T-C14 (in a position of its own): only Red's Marshal falls. Red learns
+/// nothing from the platform and synthesises its own flag; Blue learns it
+/// from the flag field; both write the same tokens, and later messages keep
+/// their own flag fields.
+#[test]
+fn t_c14_only_one_marshal_falls() {
+    // The log's Red army with the Marshal on e6 (swapped with e2's r2).
+    let red_setup = "r7r2r8r1r9/r31r31rB/r6r51r5r6/r71r41rB/r3r1r1rMr2/r4r2rMrFrM";
+    let side = run(
+        &[T_C01],
+        &format!(
+            "
+P> START 0 1800 31
+E> bestsetup {red_setup}
+A< ARRAY chbihggkdeedcfkgiijafhjlj
+P> GO 0000 0 00
+E> bestmove e6xe7
+A< BESTMOVE G4F4
+P> RESULT 2 00
+P> GO F0E1 3 00
+E< position fen b?b?b?b?b?/b?b?b?b?b?/b?1b?1b?/b?b?1b?b?/b?1b?1b?/b?b?b?b?b?/{red_setup} r 0 0 - moves e6xe7= d1=rF a7-b8
+E> bestmove a6-a7
+A< BESTMOVE G0F0"
+        )
+        .replace("ARRAY chbihggkdeedcfkgiijafhjlj", "ARRAY chbiaggkdeedcfkgiijhfhjlj"),
+    );
+    let history: Vec<String> = side.seat().unwrap().history().iter().map(Token::to_string).collect();
+    assert_eq!(history, ["e6xe7=", "d1=rF", "a7-b8"]);
+    let side = run(
+        &[T_C01, T_C04],
+        "
+P> GO F0G0 2 A1
+E< position fen BLUE_FEN_LOG moves e6xe7= d1=rF
+E> bestmove e8-e7
+A< BESTMOVE H0G0
+P> RESULT 3 A1",
+    );
+    let history: Vec<String> = side.seat().unwrap().history().iter().map(Token::to_string).collect();
+    assert_eq!(history, ["e6xe7=", "d1=rF", "e8-e7"]);
+}

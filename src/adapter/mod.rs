@@ -422,3 +422,28 @@ pub fn read_line(input: &mut dyn std::io::BufRead) -> Option<String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::notation::parse_deployment;
+    use crate::piece::Colour;
+
+    /// T-MAP-4: the bestsetups an adapter refuses to send.
+    #[test]
+    fn t_map_4_bestsetup_validation() {
+        let good = "r7r2r8r1r2/r31r31rB/r6r51r5r6/r71r41rB/r3r1r1rMr9/r4r2rMrFrM";
+        assert!(parse_deployment(good, Colour::Red).is_ok());
+        for (why, bad) in [
+            ("24 pieces", "r7r2r8r1r2/r31r31rB/r6r51r5r6/r71r41rB/r3r1r1rMr9/r4r2rM1rM"),
+            ("flag on c1", "r7r2r8r1r2/r31r31rB/r6r51r5r6/r71r41rB/r3r1r1rMr9/r4r2rFrMrM"),
+            ("a mine on a3", "r7r2r8r1r2/r31r31rB/r6r51r5r6/rM1r41rB/r3r1r1r7r9/r4r2rMrFrM"),
+            ("a bomb on c6", "r7r2rBr1r2/r31r31r8/r6r51r5r6/r71r41rB/r3r1r1rMr9/r4r2rMrFrM"),
+            ("a piece on c4", "r7r2r8r1r2/r31r31rB/r6r5r1r5r6/r71r41rB/r3r1r1rMr9/r4r21rFrM"),
+            ("two Marshals", "r7r2r9r1r2/r31r31rB/r6r51r5r6/r71r41rB/r3r1r1rMr9/r4r2rMrFrM"),
+            ("rX", "rXr2r8r1r2/r31r31rB/r6r51r5r6/r71r41rB/r3r1r1rMr9/r4r2rMrFrM"),
+            ("a Blue piece", "b7r2r8r1r2/r31r31rB/r6r51r5r6/r71r41rB/r3r1r1rMr9/r4r2rMrFrM"),
+        ] {
+            assert!(parse_deployment(bad, Colour::Red).is_err(), "{why}: {bad}");
+        }
+    }
+}
