@@ -382,3 +382,40 @@ P> RESULT 3 A1",
     let history: Vec<String> = side.seat().unwrap().history().iter().map(Token::to_string).collect();
     assert_eq!(history, ["e6xe7=", "d1=rF", "e8-e7"]);
 }
+
+/// The binary end to end with the real engine: the 2019 platform's
+/// `INFORMATION`, CRLF both ways (`--crlf`), `--log` of both directions.
+#[test]
+fn luzhanqi_ccgc_on_its_pipes() {
+    use std::io::Write;
+    let log = std::env::temp_dir().join(format!("ccgc-adapter-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_luzhanqi"))
+        .args(["ccgc", "--crlf", "--option", "Player=random", "--option", "Seed=4", "--log"])
+        .arg(&log)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"INFORMATION 1.0\r\n\r\nSTART 1 1800 31\r\nGO F2G2 1 00\r\nEND 0\r\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    assert_eq!(lines.len(), 3, "{text:?}");
+    assert!(lines.iter().all(|l| l.ends_with("\r\n")), "{text:?}");
+    assert_eq!(lines[0], "NAME luzhanqi 0.1.0\r\n");
+    let array = lines[1].strip_prefix("ARRAY ").unwrap().trim_end();
+    assert!(array_to_deployment(array, Colour::Blue).is_ok(), "{array}");
+    let mv = lines[2].strip_prefix("BESTMOVE ").unwrap().trim_end();
+    assert!(mv.len() == 4 && Cell::parse(&mv[..2]).is_some() && Cell::parse(&mv[2..]).is_some(), "{mv}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    for tagged in ["P> INFORMATION 1.0", "E< uli", "A< NAME luzhanqi 0.1.0", "E< go setup b", "P> END 0", "E< quit"] {
+        assert!(logged.lines().any(|l| l == tagged), "{tagged} not in\n{logged}");
+    }
+    assert!(logged.contains("E< position fen ") && logged.contains(" moves c6xc7+"), "{logged}");
+    let _ = std::fs::remove_file(&log);
+}

@@ -425,8 +425,70 @@ pub fn read_line(input: &mut dyn std::io::BufRead) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::notation::parse_deployment;
     use crate::piece::Colour;
+
+    /// Random legal deployments of both colours through each mapping and
+    /// back: ARRAY, the S-expression setup, and each with the other seat's
+    /// reading refused or different.
+    #[test]
+    fn every_deployment_round_trips_through_both_mappings() {
+        let mut rng = crate::random::rng(18);
+        for _ in 0..300 {
+            for colour in Colour::BOTH {
+                let d = Deployment::random(colour, &mut rng);
+                let array = ccgc::deployment_to_array(&d);
+                assert_eq!(ccgc::array_to_deployment(&array, colour).as_ref(), Ok(&d), "{array}");
+                let sx = cs4500::setup_sexpr(&d);
+                assert_eq!(cs4500::parse_setup(&sx, colour).as_ref(), Ok(&d), "{sx}");
+                assert_eq!(parse_deployment(&d.to_string(), colour).as_ref(), Ok(&d));
+            }
+        }
+    }
+
+    /// Garbage of every kind into both engine sides: one stderr line each,
+    /// nothing written, no panic; the adapters go on.
+    #[test]
+    fn garbage_never_panics_either_engine_side() {
+        let lines = [
+            "",
+            "\r",
+            " ",
+            "GO",
+            "GO 0000",
+            "GO ÄÖ12 3 00",
+            "RESULT",
+            "RESULT 2 Z9",
+            "START 0 x 31",
+            "START 1 1800 99999",
+            "END",
+            "END 9",
+            "BESTMOVE G0F0",
+            "F",
+            "F Z1",
+            "Victory",
+            "A1 A2",
+            "A1 A2 1",
+            "A1 A2 1 move",
+            "É1 A2 1 win",
+            "\u{0}",
+            "Invalid",
+            "((",
+            ")",
+            "GO G0G0 1 A1",
+            "RESULT 0 A3",
+        ];
+        let mut c = ccgc::EngineSide::new(Scripted::new(["uliok"]), ccgc::Settings::default());
+        for l in lines {
+            assert_eq!(c.handle(l), ccgc::Step::Continue(Vec::new()), "{l:?}");
+        }
+        let args = cs4500::Args::parse(&["--go".into(), "2".into(), "--time/move".into(), "1s".into()]).unwrap();
+        let mut s = cs4500::EngineSide::new(Scripted::new(["uliok"]), args);
+        for l in lines {
+            assert_eq!(s.handle(l), cs4500::Step::Continue(Vec::new()), "{l:?}");
+        }
+    }
 
     /// T-MAP-4: the bestsetups an adapter refuses to send.
     #[test]
