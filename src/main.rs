@@ -35,7 +35,7 @@ enum Command {
     Perft {
         /// Depth in plies.
         depth: u32,
-        /// Rule set: flip, classic, open or ccgc.
+        /// Rule set: flip, classic, open, ccgc or cs4500.
         #[arg(long, default_value = "flip")]
         variant: Variant,
         /// Position string (default: the start of flip; the other variants

@@ -130,11 +130,11 @@ fn parse_gammas(s: &str) -> Result<(f32, f32), String> {
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// An engine: name=N cmd=PATH [arg=A]... [dir=D] [option.NAME=VALUE]... [tc=.. movetime=.. nodes=.. depth=..]
+    /// An engine: name=N cmd=PATH [arg=A]... [dir=D] [proto=uli|ccgc|cs4500] [option.NAME=VALUE]... [tc=.. movetime=.. nodes=.. depth=..]
     /// (give it twice; scores are from the first engine's side).
     #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     engine: Vec<String>,
-    /// Rule set: flip, classic, open or ccgc.
+    /// Rule set: flip, classic, open, ccgc or cs4500.
     #[arg(long, default_value = "flip")]
     variant: Variant,
     /// A rule option over the variant, sent to the engines too (e.g. WinnerLearnsLoser=true); repeatable.
