@@ -103,6 +103,13 @@ fn same_game_both_ways(proto: Proto, variant: Variant) {
 #[test]
 fn a_ccgc_game_through_both_adapters_is_the_uli_game() {
     same_game_both_ways(Proto::Ccgc, Variant::Ccgc);
+    // The CCGC time rule from the arena's clock (60 s, sent as the 1000 s the
+    // engines read), the adapter's exchange in the game log.
+    let dir = std::env::temp_dir().join(format!("adapter-games-{}", std::process::id()));
+    let log = std::fs::read_to_string(dir.join("ccgc-0-adapted-logs").join("game-00001.log")).unwrap();
+    for line in ["tested > setoption name Time value 60", "tested # X< START 0 1000 31", "tested # X< GO 0000 0 00"] {
+        assert!(log.contains(line), "{line}");
+    }
 }
 
 #[test]

@@ -114,15 +114,31 @@ pub fn engine_seed(seed: u64) -> u64 {
 /// [`EngineError`] when it cannot be started or does not answer, and
 /// [`EngineError::Refused`] when it answers any of those `setoption`s with
 /// `info string error` (it would not play with the settings asked for).
+///
+/// An engine behind a host-side adapter is also told its time rule, unless
+/// its `option.`s set it: a CCGC engine the clock's base as `Time`
+/// (seconds, `START`'s time), a CS4500 player the movetime as `MoveTime`
+/// (milliseconds, its `--time/move`), from `limits` (the engine's own or
+/// the match's).
 pub fn launch(
     spec: &EngineSpec,
     variant: Variant,
     toggles: &[(String, String)],
     stall: Duration,
+    limits: &crate::clock::Limits,
     log: Option<GameLog>,
 ) -> Result<Engine, EngineError> {
     let mut e = Engine::start(spec, stall, log)?;
     e.set_option("Variant", variant.name())?;
+    let limits = spec.limits.unwrap_or(*limits);
+    let time_rule = match spec.proto {
+        crate::proto::Proto::Ccgc => limits.tc.map(|tc| ("Time", tc.base.div_ceil(1000).clamp(1, 9999).to_string())),
+        crate::proto::Proto::Cs4500 => limits.movetime.map(|ms| ("MoveTime", ms.max(1).to_string())),
+        crate::proto::Proto::Uli => None,
+    };
+    if let Some((name, value)) = time_rule.filter(|(name, _)| !spec.sets_option(name)) {
+        e.set_option(name, &value)?;
+    }
     for (name, value) in toggles.iter().chain(&spec.options) {
         e.set_option(name, value)?;
     }
@@ -249,7 +265,9 @@ impl Game<'_> {
     fn run(&mut self, specs: &[EngineSpec; 2], log: Option<GameLog>) -> Result<End, End> {
         for (seat, spec) in specs.iter().enumerate() {
             if self.engines[seat].is_none() {
-                let started = launch(spec, self.spec.variant, &self.spec.toggles, self.spec.stall, log.clone());
+                let limits = self.spec.limits[seat];
+                let started =
+                    launch(spec, self.spec.variant, &self.spec.toggles, self.spec.stall, &limits, log.clone());
                 self.engines[seat] = Some(started.map_err(|e| End::engine(seat, &spec.name, &e))?);
             }
         }

@@ -528,7 +528,7 @@ fn start_engines(
             continue;
         }
         let engine = &cfg.engines[seat];
-        match game::launch(engine, cfg.variant, &cfg.toggles, cfg.stall, log.cloned()) {
+        match game::launch(engine, cfg.variant, &cfg.toggles, cfg.stall, &cfg.limits, log.cloned()) {
             Ok(e) => {
                 *slot = Some(e);
                 (starts.started[seat], starts.failures[seat]) = (true, 0);
