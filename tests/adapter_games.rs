@@ -31,7 +31,7 @@ fn uli(name: &str, options: &[(&str, &str)]) -> EngineSpec {
 }
 
 fn adapted(name: &str, proto: Proto) -> EngineSpec {
-    let mut args = vec![if proto == Proto::Ccgc { "ccgc" } else { "cs4500" }.to_owned()];
+    let mut args = vec![if proto == Proto::Cs4500 { "cs4500" } else { "ccgc" }.to_owned()];
     for (n, v) in OPTIONS {
         args.push("--option".to_owned());
         args.push(format!("{n}={v}"));
@@ -76,7 +76,11 @@ fn moves(r: &GameRecord) -> (Vec<String>, [Option<String>; 2], Option<luzhanqi::
 }
 
 fn same_game_both_ways(proto: Proto, variant: Variant) {
-    for seat in 0..2 {
+    same_game(proto, variant, &[0, 1]);
+}
+
+fn same_game(proto: Proto, variant: Variant, seats: &[usize]) {
+    for &seat in seats {
         let opponent = uli("opponent", &[("Player", "random"), ("Seed", "9"), ("SetupStyle", "random")]);
         let mut through = [adapted("tested", proto), opponent.clone()];
         let mut direct = [uli("tested", &OPTIONS), opponent];
@@ -84,8 +88,8 @@ fn same_game_both_ways(proto: Proto, variant: Variant) {
             through.swap(0, 1);
             direct.swap(0, 1);
         }
-        let a = one_game(through, variant, &format!("{variant}-{seat}-adapted"));
-        let b = one_game(direct, variant, &format!("{variant}-{seat}-uli"));
+        let a = one_game(through, variant, &format!("{variant}-{proto:?}-{seat}-adapted"));
+        let b = one_game(direct, variant, &format!("{variant}-{proto:?}-{seat}-uli"));
         assert!(
             !matches!(
                 a.termination,
@@ -106,10 +110,16 @@ fn a_ccgc_game_through_both_adapters_is_the_uli_game() {
     // The CCGC time rule from the arena's clock (60 s, sent as the 1000 s the
     // engines read), the adapter's exchange in the game log.
     let dir = std::env::temp_dir().join(format!("adapter-games-{}", std::process::id()));
-    let log = std::fs::read_to_string(dir.join("ccgc-0-adapted-logs").join("game-00001.log")).unwrap();
+    let log = std::fs::read_to_string(dir.join("ccgc-Ccgc-0-adapted-logs").join("game-00001.log")).unwrap();
     for line in ["tested > setoption name Time value 60", "tested # X< START 0 1000 31", "tested # X< GO 0000 0 00"] {
         assert!(log.contains(line), "{line}");
     }
+}
+
+/// The 2019 platform's spelling and line ends, through both sides.
+#[test]
+fn a_ccgc2019_game_through_both_adapters_is_the_uli_game() {
+    same_game(Proto::Ccgc2019, Variant::Ccgc, &[1]);
 }
 
 #[test]

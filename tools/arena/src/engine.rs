@@ -411,6 +411,7 @@ impl Engine {
         let remark: crate::proto::Remark = Box::new(move |text: &str| log_to(&slot, &name, '#', text));
         let mut host: Box<dyn Host> = match spec.proto {
             Proto::Ccgc => Box::new(CcgcHost::new(spawn, remark, "INFO")),
+            Proto::Ccgc2019 => Box::new(CcgcHost::new(spawn, remark, "INFORMATION").crlf()),
             Proto::Cs4500 | Proto::Uli => Box::new(Cs4500Host::new(spawn, remark)),
         };
         let (tx, events) = channel();

@@ -132,7 +132,9 @@ pub fn launch(
     e.set_option("Variant", variant.name())?;
     let limits = spec.limits.unwrap_or(*limits);
     let time_rule = match spec.proto {
-        crate::proto::Proto::Ccgc => limits.tc.map(|tc| ("Time", tc.base.div_ceil(1000).clamp(1, 9999).to_string())),
+        crate::proto::Proto::Ccgc | crate::proto::Proto::Ccgc2019 => {
+            limits.tc.map(|tc| ("Time", tc.base.div_ceil(1000).clamp(1, 9999).to_string()))
+        }
         crate::proto::Proto::Cs4500 => limits.movetime.map(|ms| ("MoveTime", ms.max(1).to_string())),
         crate::proto::Proto::Uli => None,
     };

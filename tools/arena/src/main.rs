@@ -130,7 +130,7 @@ fn parse_gammas(s: &str) -> Result<(f32, f32), String> {
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// An engine: name=N cmd=PATH [arg=A]... [dir=D] [proto=uli|ccgc|cs4500] [option.NAME=VALUE]... [tc=.. movetime=.. nodes=.. depth=..]
+    /// An engine: name=N cmd=PATH [arg=A]... [dir=D] [proto=uli|ccgc|ccgc2019|cs4500] [option.NAME=VALUE]... [tc=.. movetime=.. nodes=.. depth=..]
     /// (give it twice; scores are from the first engine's side).
     #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     engine: Vec<String>,

@@ -112,6 +112,15 @@ fn t_h07_newgame_ends_the_process_and_starts_a_fresh_one() {
 }
 
 #[test]
+fn ccgc2019_spelling_and_crlf() {
+    let (spawn, written) = spawner(vec![CCGC_ENGINE.to_vec()]);
+    let mut host = CcgcHost::new(spawn, Box::new(|_| {}), "INFORMATION").crlf();
+    host.handle("uli");
+    host.handle("go setup r");
+    assert_eq!(take(&written), ["<spawn >", "INFORMATION 1.0\r", "START 0 1800 31\r"]);
+}
+
+#[test]
 fn ccgc_bad_answers_are_errors_then_no_move() {
     let (mut host, _) = ccgc(vec![vec![b"NAME x\n", b"ARRAY abc\n", b"BESTMOVE ZZZZ\n", b"BESTMOVE A0A0\n"]]);
     host.handle("uli");

@@ -20,6 +20,7 @@ pub struct CcgcHost {
     link: Option<Box<dyn Link>>,
     remark: Remark,
     info_word: &'static str,
+    crlf: bool,
     name: Option<String>,
     buf: Vec<u8>,
     time: u32,
@@ -42,6 +43,7 @@ impl CcgcHost {
             link: None,
             remark,
             info_word,
+            crlf: false,
             name: None,
             buf: Vec::new(),
             time: 1800,
@@ -53,9 +55,16 @@ impl CcgcHost {
         }
     }
 
+    /// Lines to the engine end in CRLF, as the 2019 platform writes them.
+    pub fn crlf(mut self) -> CcgcHost {
+        self.crlf = true;
+        self
+    }
+
     fn send(&mut self, line: &str) -> bool {
         (self.remark)(&format!("X< {line}"));
-        self.link.as_mut().is_some_and(|l| l.write_line(line))
+        let text = if self.crlf { format!("{line}\r") } else { line.to_owned() };
+        self.link.as_mut().is_some_and(|l| l.write_line(&text))
     }
 
     /// The next line of the engine before `deadline` (`None`: none, or it
@@ -117,7 +126,7 @@ impl CcgcHost {
         if let Some(mut l) = self.link.take() {
             if self.started {
                 (self.remark)("X< END 2");
-                let _ = l.write_line("END 2");
+                let _ = l.write_line(if self.crlf { "END 2\r" } else { "END 2" });
             }
             l.close(EXIT_GRACE);
         }

@@ -24,6 +24,9 @@ pub enum Proto {
     Uli,
     /// The CCGC 军棋 platform protocol.
     Ccgc,
+    /// The same as the 2019 platform speaks it: `INFORMATION 1.0`, lines
+    /// ending in CRLF.
+    Ccgc2019,
     /// The NEU CS4500 referee protocol.
     Cs4500,
 }
@@ -35,8 +38,9 @@ impl std::str::FromStr for Proto {
         match s {
             "uli" => Ok(Proto::Uli),
             "ccgc" => Ok(Proto::Ccgc),
+            "ccgc2019" => Ok(Proto::Ccgc2019),
             "cs4500" => Ok(Proto::Cs4500),
-            _ => Err(format!("proto={s}: expected uli, ccgc or cs4500")),
+            _ => Err(format!("proto={s}: expected uli, ccgc, ccgc2019 or cs4500")),
         }
     }
 }
