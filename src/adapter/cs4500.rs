@@ -520,13 +520,12 @@ impl<U: Uli> EngineSide<U> {
         let flags = std::mem::take(&mut self.flags);
         let mut enemy_flag = None;
         for f in flags {
-            if f.row <= 6 {
-                // Our own flag: the seat adds it when it sees our Marshal fall.
-                if self.args.no_own_reveal {
-                    continue;
-                }
-            } else {
+            if f.row > 6 {
                 enemy_flag = Some(f.point(colour));
+            } else if f.point(colour) == seat.own_flag_point().unwrap_or(f.point(colour)) {
+                seat.own_flag_told();
+            } else {
+                log::warn!("cs4500: F {f} is not where our flag stands; ignored");
             }
         }
         seat.ply(from.point(colour), to.point(colour), outcome, enemy_flag)?;

@@ -230,6 +230,7 @@ pub struct Seat {
     flag_shown: [Option<Point>; 2],
     own_flag: Option<Point>,
     own_reveal: bool,
+    own_told: bool,
 }
 
 impl Seat {
@@ -239,7 +240,16 @@ impl Seat {
         let fen = start_fen(own);
         let view = crate::notation::parse_position(&fen, rules).unwrap_or_else(|_| Position::empty(rules));
         let own_flag = own.pieces().find(|(_, pc)| pc.kind == Some(Kind::Flag)).map(|(p, _)| p);
-        Seat { colour: own.colour(), fen, view, history: Vec::new(), flag_shown: [None; 2], own_flag, own_reveal }
+        Seat {
+            colour: own.colour(),
+            fen,
+            view,
+            history: Vec::new(),
+            flag_shown: [None; 2],
+            own_flag,
+            own_reveal,
+            own_told: false,
+        }
     }
 
     /// This seat's colour.
@@ -270,6 +280,18 @@ impl Seat {
         s
     }
 
+    /// Where our own flag stands (it never moves).
+    pub fn own_flag_point(&self) -> Option<Point> {
+        self.own_flag
+    }
+
+    /// The referee says our flag is shown (CS4500's `F` about our own flag):
+    /// the next [`Seat::ply`] adds its reveal even if the view did not see
+    /// our Marshal fall.
+    pub fn own_flag_told(&mut self) {
+        self.own_told = true;
+    }
+
     /// Where `colour`'s flag was shown, if it was.
     pub fn flag_shown(&self, colour: Colour) -> Option<Point> {
         self.flag_shown[colour.index()]
@@ -278,7 +300,8 @@ impl Seat {
     /// Records a ply from `from` to `to` with the referee's outcome (`None`:
     /// a plain move) and, when the referee tells it, the enemy flag's
     /// point. Returns the tokens added (the ply, then the reveals, Red's
-    /// flag first).
+    /// flag first). Our own flag is added when the view shows our Marshal
+    /// removed by the ply (or [`Seat::own_flag_told`] was called for it).
     ///
     /// # Errors
     /// [`AdapterError::Game`] when the ply does not fit the view (the
@@ -299,7 +322,8 @@ impl Seat {
         next.apply_token(token).map_err(|e| AdapterError::Game(format!("{token}: {e}")))?;
         let mut added = vec![token];
         let mut reveals = Vec::new();
-        let lost_marshal = marshals > 0 && next.pieces_of(self.colour, Some(Kind::Marshal)).count() == 0;
+        let told = std::mem::take(&mut self.own_told);
+        let lost_marshal = told || (marshals > 0 && next.pieces_of(self.colour, Some(Kind::Marshal)).count() == 0);
         if lost_marshal && self.own_reveal && next.rules().marshal_reveals_flag {
             if let (Some(at), None) = (self.own_flag, self.flag_shown[self.colour.index()]) {
                 if next.colour_at(at) == Some(self.colour) {
