@@ -72,6 +72,20 @@ fn run(before: &[&str], text: &str) -> EngineSide<Scripted> {
     }
     assert_eq!(written, expected_out, "at the end");
     assert_subsequence(&expected_sent, &side.engine().sent);
+    // The clocks (`<R>`, `<B>`) only go down.
+    let clocks: Vec<(u64, u64)> = side
+        .engine()
+        .sent
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split(' ').collect();
+            match w.as_slice() {
+                ["go", "rtime", r, "btime", b] => Some((r.parse().ok()?, b.parse().ok()?)),
+                _ => None,
+            }
+        })
+        .collect();
+    assert!(clocks.windows(2).all(|w| w[1].0 <= w[0].0 && w[1].1 <= w[0].1), "{clocks:?}");
     if expected_sent.last().is_some_and(|l| l == "quit") {
         assert!(exited, "the adapter exits after END");
     }
