@@ -50,11 +50,6 @@ impl QuietResult {
     pub const ALL: [QuietResult; 4] =
         [QuietResult::MorePieces, QuietResult::Draw, QuietResult::SideToMoveLoses, QuietResult::LastMoverLoses];
 
-    /// How many of [`QuietResult::ALL`] are announced after `uli`; the others
-    /// are accepted by `setoption` but not announced (the announcement is
-    /// fixed by the golden transcripts).
-    pub const ANNOUNCED: usize = 3;
-
     /// The name used in options.
     pub const fn name(self) -> &'static str {
         match self {
@@ -86,11 +81,6 @@ pub enum Variant {
 impl Variant {
     /// All presets, in option order.
     pub const ALL: [Variant; 5] = [Variant::Flip, Variant::Classic, Variant::Open, Variant::Ccgc, Variant::Cs4500];
-
-    /// How many of [`Variant::ALL`] the engine announces after `uli`; the
-    /// others are accepted by `setoption` but not announced (the
-    /// announcement is fixed by the golden transcripts).
-    pub const ANNOUNCED: usize = 4;
 
     /// The name used in options.
     pub const fn name(self) -> &'static str {
@@ -234,7 +224,7 @@ impl Rules {
     /// The settings that can be changed by name, in announcement order
     /// (the engine's rule options, the arena's `--rule`). [`Rules::mode`]
     /// is not among them: it comes with the preset.
-    pub const SETTINGS: [Setting<Rules>; 9] = [
+    pub const SETTINGS: [Setting<Rules>; 10] = [
         Setting {
             name: "QuietLimit",
             field: Field::Spin {
@@ -244,7 +234,7 @@ impl Rules {
                 set: |r, v| r.quiet_limit = v as u16,
             },
         },
-        Setting { name: "QuietResult", field: combo!(QuietResult, quiet_result, QuietResult::ANNOUNCED) },
+        Setting { name: "QuietResult", field: combo!(QuietResult, quiet_result) },
         toggle("FlagNeedsEngineer", |r| r.flag_needs_engineer, |r, v| r.flag_needs_engineer = v),
         toggle("FlagNeedsMinesCleared", |r| r.flag_needs_mines_cleared, |r, v| r.flag_needs_mines_cleared = v),
         toggle("BombAttacksMineAndFlag", |r| r.bomb_attacks_mine_and_flag, |r, v| r.bomb_attacks_mine_and_flag = v),
@@ -252,19 +242,8 @@ impl Rules {
         toggle("MineRemovedAfterKill", |r| r.mine_removed_after_kill, |r, v| r.mine_removed_after_kill = v),
         toggle("WinnerLearnsLoser", |r| r.winner_learns_loser, |r, v| r.winner_learns_loser = v),
         toggle("MarshalRevealsFlag", |r| r.marshal_reveals_flag, |r, v| r.marshal_reveals_flag = v),
+        toggle("BombTiesFlag", |r| r.bomb_ties_flag, |r, v| r.bomb_ties_flag = v),
     ];
-
-    /// Settings added after the engine's announcement was fixed (the golden
-    /// transcripts): set by name like [`Rules::SETTINGS`] (`setoption`, the
-    /// arena's `--rule`) but not announced after `uli`.
-    pub const MORE_SETTINGS: [Setting<Rules>; 1] =
-        [toggle("BombTiesFlag", |r| r.bomb_ties_flag, |r, v| r.bomb_ties_flag = v)];
-
-    /// Every setting that can be changed by name: [`Rules::SETTINGS`] then
-    /// [`Rules::MORE_SETTINGS`].
-    pub fn all_settings() -> impl Iterator<Item = &'static Setting<Rules>> {
-        Rules::SETTINGS.iter().chain(Rules::MORE_SETTINGS.iter())
-    }
 
     /// Sets the setting `name` (any case) from its text, as the engine's
     /// `setoption` would.
@@ -273,7 +252,7 @@ impl Rules {
     /// [`RuleError`] for an unknown name or a bad value; the rules are then
     /// unchanged.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
-        let setting = Rules::all_settings().find(|s| s.is(name)).ok_or_else(|| RuleError::Unknown(name.to_owned()))?;
+        let setting = Rules::SETTINGS.iter().find(|s| s.is(name)).ok_or_else(|| RuleError::Unknown(name.to_owned()))?;
         setting.apply(self, value).map_err(RuleError::BadValue)
     }
 }
@@ -336,7 +315,7 @@ mod tests {
         let e = r.set("quietlimit", "10001").unwrap_err();
         assert_eq!(e.to_string(), "bad value '10001' for QuietLimit (expected an integer from 0 to 10000)");
         let e = r.set("QuietResult", "never").unwrap_err();
-        assert_eq!(e.to_string(), "bad value 'never' for QuietResult (expected morepieces, draw, moverloses)");
+        assert_eq!(e.to_string(), "bad value 'never' for QuietResult (expected morepieces, draw, moverloses, lastmoverloses)");
         assert_eq!(
             r.set("MarshalRevealsFlag", "1").unwrap_err().to_string(),
             "bad value '1' for MarshalRevealsFlag (expected true or false)"
@@ -347,16 +326,14 @@ mod tests {
     #[test]
     fn every_setting_round_trips_every_value() {
         for preset in Variant::ALL.map(Variant::rules) {
-            for s in Rules::all_settings() {
+            for s in Rules::SETTINGS.iter() {
                 let mut r = preset;
                 r.set(s.name, &s.text(&preset)).unwrap();
                 assert_eq!(r, preset, "{}", s.name);
                 let values: Vec<String> = match &s.field {
                     Field::Check { .. } => vec!["true".into(), "false".into()],
                     Field::Spin { min, max, .. } => vec![min.to_string(), max.to_string()],
-                    Field::Combo { vars, more, .. } => {
-                        vars.iter().chain(more.iter()).map(|v| (*v).to_owned()).collect()
-                    }
+                    Field::Combo { vars, .. } => vars.iter().map(|v| (*v).to_owned()).collect(),
                     Field::Str { .. } => unreachable!("no text rules"),
                 };
                 for v in values {
@@ -368,7 +345,7 @@ mod tests {
     }
 
     #[test]
-    fn platform_presets_add_to_classic_and_leave_the_announced_options_alone() {
+    fn platform_presets_add_to_classic() {
         use crate::combat::combat;
         use crate::piece::Kind;
         assert_eq!(combat(&Rules::CCGC, Kind::Bomb, Kind::Flag, false), crate::Outcome::BothRemoved);
@@ -378,8 +355,9 @@ mod tests {
         assert_eq!(combat(&Rules::CCGC, Kind::Major, Kind::Mine, false), crate::Outcome::DefenderWins);
         assert_eq!(Rules::CS4500.quiet_limit, 0);
         assert_eq!("cs4500".parse::<Variant>(), Ok(Variant::Cs4500));
-        // The announcement keeps the values it had; the new ones are accepted.
-        let Field::Combo { vars, more, .. } = &Rules::SETTINGS[1].field else { panic!("QuietResult is a combo") };
-        assert_eq!((vars.len(), *more), (3, &["lastmoverloses"][..]));
+        // The new value and toggle are announced with the rest.
+        let Field::Combo { vars, .. } = &Rules::SETTINGS[1].field else { panic!("QuietResult is a combo") };
+        assert_eq!(vars.last(), Some(&"lastmoverloses"));
+        assert!(Rules::SETTINGS.iter().any(|s| s.name == "BombTiesFlag"));
     }
 }

@@ -169,8 +169,7 @@ const BEFORE_RULES: [(Setting<Options>, Effect); 8] = [
         Setting {
             name: "Variant",
             field: Field::Combo {
-                vars: names!(Variant).split_at(Variant::ANNOUNCED).0,
-                more: names!(Variant).split_at(Variant::ANNOUNCED).1,
+                vars: names!(Variant),
                 get: |o| o.variant.name(),
                 set: |o, i| {
                     o.variant = Variant::ALL[i];
@@ -339,11 +338,8 @@ impl Options {
     /// # Errors
     /// [`OptionError`] for an unknown name or a value out of range; the
     /// options are then unchanged.
-    /// The rule settings of [`Rules::MORE_SETTINGS`] are accepted too,
-    /// though not announced.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
         let row = rows()
-            .chain(Rules::MORE_SETTINGS.iter().map(Row::Rule))
             .find(|r| r.name().eq_ignore_ascii_case(name))
             .ok_or_else(|| OptionError::Unknown(name.to_owned()))?;
         let raw = value.ok_or_else(|| OptionError::MissingValue(row.name().to_owned()))?;
