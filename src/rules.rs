@@ -315,7 +315,10 @@ mod tests {
         let e = r.set("quietlimit", "10001").unwrap_err();
         assert_eq!(e.to_string(), "bad value '10001' for QuietLimit (expected an integer from 0 to 10000)");
         let e = r.set("QuietResult", "never").unwrap_err();
-        assert_eq!(e.to_string(), "bad value 'never' for QuietResult (expected morepieces, draw, moverloses, lastmoverloses)");
+        assert_eq!(
+            e.to_string(),
+            "bad value 'never' for QuietResult (expected morepieces, draw, moverloses, lastmoverloses)"
+        );
         assert_eq!(
             r.set("MarshalRevealsFlag", "1").unwrap_err().to_string(),
             "bad value '1' for MarshalRevealsFlag (expected true or false)"
