@@ -296,7 +296,7 @@ fn played(rng: &mut Rng, rules: Rules, hide: bool, target: usize, tally: &mut Ta
             list.clear();
             pos.legal_actions(&mut list);
             if list.is_empty() {
-                // Not modelled here: elimination for want of a move. Pass on.
+                // The game flow takes a stuck seat out, so this is only a guard. Pass on.
                 if Seat::ALL.iter().all(|&s| !pos.has_legal_action(s)) {
                     break;
                 }

@@ -1,25 +1,30 @@
-//! Four-player Luzhanqi (四国军棋, siguo junqi), RULES-4P.md: so far the
-//! board and its move generation only, beside the two-player code and
-//! sharing none of its paths.
+//! Four-player Luzhanqi (四国军棋, siguo junqi), RULES-4P.md: the board,
+//! move generation, the game flow and the four-player rule settings,
+//! beside the two-player code and sharing none of its paths.
 //!
 //! - `topology`: seats, the 129 points and their names, the 288 links, the
 //!   18 railway lines and the rays per start point, as constant tables;
 //! - `bitset`: point sets as 129-bit masks;
-//! - `position`: pieces of four seats on the board, the side to move, and
-//!   the simple apply that perft needs;
+//! - `rules`: the four-player settings (RULES-4P.md §5) over the
+//!   two-player ones;
+//! - `position`: pieces of four seats on the board, the side to move, the
+//!   game flow (eliminations, skipped seats, team defeat, the quiet limit)
+//!   and the result;
 //! - `movegen`: legal moves and attacks of a seat;
 //! - `perft`: counting the move/attack tree.
 //!
-//! The protocol, search and referee for four players come later.
+//! The protocol, search, views and referee for four players come later.
 
 pub mod action;
 pub mod bitset;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod rules;
 pub mod topology;
 
 pub use action::Action;
 pub use bitset::PointSet;
-pub use position::{Piece, Position, PositionError};
+pub use position::{OutReason, Piece, Position, PositionError, SiguoEndReason, SiguoPlayError, SiguoResult, Team};
+pub use rules::SiguoRules;
 pub use topology::{Point, PointError, Region, Seat};

@@ -8,15 +8,26 @@
 //!
 //! A piece of unknown kind may do what any movable piece could: steps and
 //! engineer routes, and attacks on whatever some movable kind could attack.
+//!
+//! House rules (RULES-4P.md §5): with `CentreTransitOnly` no piece stops
+//! on `Cb2` (slides and engineer routes still pass through it); with
+//! `OwnCampsOnly` a piece enters only its own arm's camps (it may still
+//! leave another arm's camp it stands in).
 
 use super::action::Action;
 use super::bitset::PointSet;
 use super::position::Position;
-use super::topology::{ADJACENT, CAMPS, HQS, RAIL_ADJACENT, RAILWAY, RAYS, Seat};
+use super::topology::{ADJACENT, ARMS, CAMPS, HQS, RAIL_ADJACENT, RAILWAY, RAYS, Seat};
 use crate::combat::attack_allowed;
 use crate::piece::Kind;
 
 use super::topology::Point;
+
+/// `Cb2`, the very centre.
+const CENTRE_MIDDLE: Point = match Point::centre(1, 2) {
+    Some(p) => p,
+    None => unreachable!(),
+};
 
 /// Receives the legal actions of a seat, grouped by piece.
 pub trait ActionSink {
@@ -109,7 +120,32 @@ impl Position {
         if self.is_over() || self.is_out(seat) {
             return;
         }
+        self.generate_pieces(seat, sink);
+    }
+
+    /// Whether `seat` could act here, the end of the game aside (for the
+    /// no-legal-action checks of the game flow, RULES-4P.md §4 item 9).
+    pub(crate) fn can_act(&self, seat: Seat) -> bool {
+        let mut a = Any(false);
+        if !self.is_out(seat) {
+            self.generate_pieces(seat, &mut a);
+        }
+        a.0
+    }
+
+    fn generate_pieces<S: ActionSink>(&self, seat: Seat, sink: &mut S) {
         let rules = self.rules();
+        let settings = self.settings();
+        // Points no piece of `seat` may stop on: `Cb2` when transit-only
+        // (RULES-4P.md §5 row 4), the other arms' camps when only one's own
+        // may be entered (§5 row 10).
+        let mut barred = PointSet::EMPTY;
+        if settings.centre_transit_only {
+            barred.insert(CENTRE_MIDDLE);
+        }
+        if settings.own_camps_only {
+            barred |= CAMPS - ARMS[seat.index()];
+        }
         let occupied = self.occupied();
         let empty = !occupied;
         let opponents = seat.opponents();
@@ -167,7 +203,7 @@ impl Position {
                     attacks |= blockers & targets;
                 }
             }
-            sink.piece(from, moves, attacks);
+            sink.piece(from, moves - barred, attacks - barred);
         }
     }
 

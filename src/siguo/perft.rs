@@ -1,14 +1,18 @@
 //! Four-player perft: the number of move/attack sequences of a given length
 //! from a position, each attack resolved by the kinds of the two pieces
-//! (two-player combat rules, a bomb and a flag both removed), a captured
-//! flag taking its owner out with all its pieces, the turn passing to the
-//! next seat still in (RULES-4P.md §4 items 3-5).
+//! (two-player combat rules, a bomb and a flag both removed), under the game
+//! flow of [`Position::play_move`] / [`Position::play_attack`] (RULES-4P.md
+//! §4): a captured flag takes its owner out with all its pieces, the mover
+//! and the attacked seat left without a legal action are out at once, the
+//! turn passes to the next seat still in (one without a legal action is
+//! taken out when its turn comes), a finished game (a team out, or the
+//! quiet limit reached) has no actions.
 //!
-//! Not modelled yet (the game flow comes with the referee): a seat without
-//! a legal action is not eliminated, it simply has no children (its node
-//! counts 0 leaves below it), and there is no quiet-move limit. A position
-//! whose team has lost both seats has no actions. Pieces of unknown kind
-//! need a referee for their attacks: such positions support depth 1 only.
+//! Step 1 counted a stuck seat's node as 0 leaves instead of taking it
+//! out, and had no quiet limit; the numbers pinned in
+//! tests/data/siguo-perft.txt are unchanged under the game flow (they
+//! start with a quiet count of 0 and go 4 plies deep). Pieces of unknown kind need a referee for their attacks: such
+//! positions support depth 1 only.
 
 use std::fmt;
 

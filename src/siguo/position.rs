@@ -1,8 +1,12 @@
-//! A four-seat position, as much as move generation and perft need: pieces
-//! of seats S, E, N, W (kind known or not) on the 129 points, the side to
-//! move, the seats already out, and a simple apply (RULES-4P.md §4 items
-//! 3-5: the turn passes to the next seat still in; a captured flag takes
-//! its owner's pieces off the board).
+//! A four-seat position: pieces of seats S, E, N, W (kind known or not) on
+//! the 129 points, the side to move, the seats already out and why, the
+//! quiet-ply counter, the rules; and the game flow of RULES-4P.md §4: a
+//! captured flag takes its owner out with all its pieces (item 5); after
+//! an action the mover and the attacked seat are taken out at once if left
+//! without a legal action (items 6, 9); the turn passes to the next seat
+//! still in, which is taken out in turn if it has no legal action (items 3,
+//! 6, 9); a team with both seats out loses (item 8), both teams out at once
+//! is a draw (item 9); the quiet limit draws (§5 row 7).
 //!
 //! Text form (for tests and debugging; the protocol's notation comes
 //! later): `<side> <out> <piece>...`, the side to move as a seat letter,
@@ -13,7 +17,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::action::Action;
 use super::bitset::PointSet;
+use super::rules::SiguoRules;
 use super::topology::{NUM_POINTS, Point, PointError, Seat};
 use crate::combat::{Outcome, combat};
 use crate::deployment::Deployment;
@@ -36,35 +42,165 @@ impl Piece {
     }
 }
 
-/// Pieces on the board, the side to move and the seats out.
+/// A team of two partners (RULES-4P.md §4 item 1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Team {
+    /// South and North.
+    SouthNorth,
+    /// East and West.
+    EastWest,
+}
+
+impl Team {
+    /// The team of `seat`.
+    pub const fn of(seat: Seat) -> Team {
+        if seat.index() % 2 == 0 { Team::SouthNorth } else { Team::EastWest }
+    }
+
+    /// The two seats of the team.
+    pub const fn seats(self) -> [Seat; 2] {
+        match self {
+            Team::SouthNorth => [Seat::South, Seat::North],
+            Team::EastWest => [Seat::East, Seat::West],
+        }
+    }
+
+    /// The other team.
+    pub const fn other(self) -> Team {
+        match self {
+            Team::SouthNorth => Team::EastWest,
+            Team::EastWest => Team::SouthNorth,
+        }
+    }
+
+    /// The name used in records: `SN` or `EW`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Team::SouthNorth => "SN",
+            Team::EastWest => "EW",
+        }
+    }
+}
+
+/// Why a seat is out (RULES-4P.md §4 items 5-7).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum OutReason {
+    /// Its flag was captured.
+    FlagCaptured,
+    /// It had no legal action.
+    NoLegalAction,
+    /// It resigned.
+    Resigned,
+    /// Taken out by hand ([`Position::eliminate`], or out in a position's text).
+    Given,
+}
+
+impl OutReason {
+    /// The name used in records.
+    pub const fn name(self) -> &'static str {
+        match self {
+            OutReason::FlagCaptured => "flag",
+            OutReason::NoLegalAction => "noaction",
+            OutReason::Resigned => "resign",
+            OutReason::Given => "given",
+        }
+    }
+}
+
+/// Why a four-player game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum SiguoEndReason {
+    /// A team has both seats out; the reason the last of them went out.
+    TeamOut(OutReason),
+    /// The quiet-ply limit was reached (a draw).
+    QuietLimit,
+}
+
+impl SiguoEndReason {
+    /// The name used in records: the seat's out reason, or `quietlimit`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SiguoEndReason::TeamOut(r) => r.name(),
+            SiguoEndReason::QuietLimit => "quietlimit",
+        }
+    }
+}
+
+/// The result of a finished four-player game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct SiguoResult {
+    /// The winning team, `None` for a draw.
+    pub winner: Option<Team>,
+    /// Why the game ended.
+    pub reason: SiguoEndReason,
+}
+
+impl fmt::Display for SiguoResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(t) => write!(f, "{} wins ({})", t.name(), self.reason.name()),
+            None => write!(f, "draw ({})", self.reason.name()),
+        }
+    }
+}
+
+/// Why [`Position::play`] refused an action.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SiguoPlayError {
+    /// The game is over.
+    GameOver,
+    /// Not a legal action of the side to move.
+    Illegal(Action),
+    /// An attack whose outcome the kinds do not decide needs the referee's.
+    OutcomeNeeded(Action),
+}
+
+impl fmt::Display for SiguoPlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SiguoPlayError::GameOver => f.write_str("the game is over"),
+            SiguoPlayError::Illegal(a) => write!(f, "{a} is not a legal action of the side to move"),
+            SiguoPlayError::OutcomeNeeded(a) => write!(f, "attack {a} needs the referee's outcome (+, - or =)"),
+        }
+    }
+}
+
+impl std::error::Error for SiguoPlayError {}
+
+/// Pieces on the board, the side to move, the seats out and the rules.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Position {
     cells: [Option<Piece>; NUM_POINTS],
     seats: [PointSet; 4],
     side: Seat,
-    out: [bool; 4],
+    /// Per seat, when out: the order it went out in (1 first) and why.
+    out: [Option<(u8, OutReason)>; 4],
     mines_removed: [u8; 4],
-    rules: Rules,
+    quiet: u16,
+    rules: SiguoRules,
 }
 
 impl Position {
     /// An empty board with `side` to move and every seat in.
-    pub fn empty(rules: Rules, side: Seat) -> Position {
+    pub fn empty(rules: impl Into<SiguoRules>, side: Seat) -> Position {
         Position {
             cells: [None; NUM_POINTS],
             seats: [PointSet::EMPTY; 4],
             side,
-            out: [false; 4],
+            out: [None; 4],
             mines_removed: [0; 4],
-            rules,
+            quiet: 0,
+            rules: rules.into(),
         }
     }
 
     /// The start: each seat's arm holds its deployment (one side's half of
     /// the two-player board, read in that side's own terms: its back row is
-    /// the arm's rank 1, its left the arm's file a), South to move.
-    pub fn start(rules: Rules, deployments: &[Deployment; 4]) -> Position {
-        let mut pos = Position::empty(rules, Seat::South);
+    /// the arm's rank 1, its left the arm's file a), the rules'
+    /// [`SiguoRules::first_seat`] (South by default) to move.
+    pub fn start(rules: impl Into<SiguoRules>, deployments: &[Deployment; 4]) -> Position {
+        let rules = rules.into();
+        let mut pos = Position::empty(rules, rules.first_seat);
         for (seat, d) in Seat::ALL.into_iter().zip(deployments) {
             for (p, piece) in d.pieces() {
                 let (file, rank) = match d.colour() {
@@ -79,10 +215,28 @@ impl Position {
         pos
     }
 
-    /// The rules in force.
+    /// The two-player settings in force (mode, combat, mines, the flag).
     #[inline]
     pub fn rules(&self) -> &Rules {
+        &self.rules.base
+    }
+
+    /// The four-player rules in force, two-player settings included.
+    #[inline]
+    pub fn settings(&self) -> &SiguoRules {
         &self.rules
+    }
+
+    /// Plies played since the last attack (moves only; skipped seats do
+    /// not count).
+    #[inline]
+    pub fn quiet(&self) -> u16 {
+        self.quiet
+    }
+
+    /// Sets the quiet-ply counter.
+    pub fn set_quiet(&mut self, quiet: u16) {
+        self.quiet = quiet;
     }
 
     /// What stands on `p`.
@@ -128,23 +282,71 @@ impl Position {
     /// Whether `seat` is out of the game.
     #[inline]
     pub fn is_out(&self, seat: Seat) -> bool {
-        self.out[seat.index()]
+        self.out[seat.index()].is_some()
+    }
+
+    /// Why `seat` is out, if it is.
+    #[inline]
+    pub fn out_reason(&self, seat: Seat) -> Option<OutReason> {
+        self.out[seat.index()].map(|(_, r)| r)
     }
 
     /// Takes `seat` out of the game and all its pieces off the board
-    /// (RULES-4P.md §4 item 5).
+    /// (RULES-4P.md §4 item 5), by hand: the turn does not move.
     pub fn eliminate(&mut self, seat: Seat) {
-        self.out[seat.index()] = true;
+        self.take_out(seat, OutReason::Given);
+    }
+
+    fn take_out(&mut self, seat: Seat, reason: OutReason) {
+        if self.is_out(seat) {
+            return;
+        }
+        let order = self.out.iter().flatten().count() as u8 + 1;
+        self.out[seat.index()] = Some((order, reason));
         for p in self.seats[seat.index()] {
             self.cells[p.index()] = None;
         }
         self.seats[seat.index()] = PointSet::EMPTY;
     }
 
-    /// Whether a team has lost both its seats: the game is over.
+    /// Whether a team has both its seats out.
+    #[inline]
+    pub fn team_out(&self, team: Team) -> bool {
+        team.seats().iter().all(|&s| self.is_out(s))
+    }
+
+    /// Whether the game is over: a team out, or the quiet limit reached.
     #[inline]
     pub fn is_over(&self) -> bool {
-        (self.out[0] && self.out[2]) || (self.out[1] && self.out[3])
+        self.team_out(Team::SouthNorth) || self.team_out(Team::EastWest) || self.quiet_limit_reached()
+    }
+
+    #[inline]
+    fn quiet_limit_reached(&self) -> bool {
+        self.rules.quiet_limit > 0 && self.quiet >= self.rules.quiet_limit
+    }
+
+    /// The result once the game is over (RULES-4P.md §4 items 8-9, §5
+    /// row 7): the other team wins when a team has both seats out, the
+    /// reason being why the last of them went out; both teams out is a
+    /// draw; else the quiet limit draws. `None` while the game goes on.
+    pub fn outcome(&self) -> Option<SiguoResult> {
+        let last = |t: Team| t.seats().iter().filter_map(|s| self.out[s.index()]).max();
+        match (self.team_out(Team::SouthNorth), self.team_out(Team::EastWest)) {
+            (true, true) => {
+                let r = last(Team::SouthNorth).max(last(Team::EastWest)).map_or(OutReason::Given, |(_, r)| r);
+                Some(SiguoResult { winner: None, reason: SiguoEndReason::TeamOut(r) })
+            }
+            (true, false) | (false, true) => {
+                let loser = if self.team_out(Team::SouthNorth) { Team::SouthNorth } else { Team::EastWest };
+                let r = last(loser).map_or(OutReason::Given, |(_, r)| r);
+                Some(SiguoResult { winner: Some(loser.other()), reason: SiguoEndReason::TeamOut(r) })
+            }
+            (false, false) if self.quiet_limit_reached() => {
+                Some(SiguoResult { winner: None, reason: SiguoEndReason::QuietLimit })
+            }
+            (false, false) => None,
+        }
     }
 
     /// Whether all three of `seat`'s landmines are gone (for the flag rule
@@ -155,10 +357,15 @@ impl Position {
     }
 
     /// What `seat` sees in `classic`: the kinds of every other seat's
-    /// pieces (partner included) unknown.
+    /// pieces unknown, the partner's included unless
+    /// [`SiguoRules::partner_visible`] (RULES-4P.md §5 row 6).
     pub fn view(&self, seat: Seat) -> Position {
         let mut v = self.clone();
-        for p in self.occupied() - self.pieces(seat) {
+        let mut seen = self.pieces(seat);
+        if self.rules.partner_visible {
+            seen |= self.pieces(seat.partner());
+        }
+        for p in self.occupied() - seen {
             if let Some(pc) = v.cells[p.index()].as_mut() {
                 pc.kind = None;
             }
@@ -179,7 +386,7 @@ impl Position {
         let a = self.cell(from)?.kind?;
         let d = self.cell(to)?;
         let dk = d.kind?;
-        let outcome = combat(&self.rules, a, dk, self.mines_cleared(d.seat));
+        let outcome = combat(&self.rules.base, a, dk, self.mines_cleared(d.seat));
         Some(if a == Kind::Bomb && dk == Kind::Flag && outcome == Outcome::AttackerWins {
             Outcome::BothRemoved
         } else {
@@ -187,40 +394,121 @@ impl Position {
         })
     }
 
-    /// Moves the piece at `from` to `to` and passes the turn.
+    /// Moves the piece at `from` to `to` and runs the game flow (RULES-4P.md
+    /// §4 item 9): the mover is taken out if left without a legal action,
+    /// then the turn passes on. No legality check.
     pub fn play_move(&mut self, from: Point, to: Point) {
         let piece = self.cell(from);
+        let mover = piece.map_or(self.side, |p| p.seat);
         self.put(from, None);
         self.put(to, piece);
-        self.pass_turn();
+        self.quiet = self.quiet.saturating_add(1);
+        self.after_action(mover, None);
     }
 
-    /// Resolves an attack from `from` on `to` with `outcome`, takes out the
-    /// owner of a flag removed, and passes the turn.
+    /// Resolves an attack from `from` on `to` with `outcome` and runs the
+    /// game flow (RULES-4P.md §4 item 9): the owner of a flag removed is
+    /// taken out, then the mover and the attacked seat if left without a
+    /// legal action, then the turn passes on. No legality check.
     pub fn play_attack(&mut self, from: Point, to: Point, outcome: Outcome) {
         let attacker = self.cell(from);
         let defender = self.cell(to);
+        let mover = attacker.map_or(self.side, |p| p.seat);
         self.put(from, None);
         if outcome.defender_removed() {
             self.put(to, None);
+        }
+        if !outcome.attacker_removed() {
+            self.put(to, attacker);
+        }
+        self.quiet = 0;
+        if outcome.defender_removed() {
             if let Some(d) = defender {
                 match d.kind {
                     Some(Kind::Mine) => {
                         let m = &mut self.mines_removed[d.seat.index()];
                         *m = m.saturating_add(1);
                     }
-                    Some(Kind::Flag) => self.eliminate(d.seat),
+                    Some(Kind::Flag) => self.take_out(d.seat, OutReason::FlagCaptured),
                     _ => {}
                 }
             }
         }
-        if !outcome.attacker_removed() {
-            self.put(to, attacker);
-        }
-        self.pass_turn();
+        self.after_action(mover, defender.map(|d| d.seat));
     }
 
-    /// Gives the turn to the next seat in turn order still in.
+    /// Plays `action` for the side to move after checking it is legal; an
+    /// attack takes `outcome` (the referee's) or, when `None`, the outcome
+    /// the two kinds decide.
+    ///
+    /// # Errors
+    /// [`SiguoPlayError`]: the game is over, the action is not legal, or an
+    /// attack's outcome is neither given nor decided by known kinds. The
+    /// position is then unchanged.
+    pub fn play(&mut self, action: Action, outcome: Option<Outcome>) -> Result<(), SiguoPlayError> {
+        if self.is_over() {
+            return Err(SiguoPlayError::GameOver);
+        }
+        let mut legal = Vec::new();
+        self.legal_actions(&mut legal);
+        if !legal.contains(&action) {
+            return Err(SiguoPlayError::Illegal(action));
+        }
+        if action.attack {
+            let o = outcome
+                .or_else(|| self.attack_outcome(action.from, action.to))
+                .ok_or(SiguoPlayError::OutcomeNeeded(action))?;
+            self.play_attack(action.from, action.to, o);
+        } else {
+            self.play_move(action.from, action.to);
+        }
+        Ok(())
+    }
+
+    /// `seat` resigns (RULES-4P.md §4 item 7), in turn or not: it is taken
+    /// out with all its pieces; if it was to move, the turn passes on.
+    pub fn resign(&mut self, seat: Seat) {
+        if self.is_out(seat) || self.is_over() {
+            return;
+        }
+        self.take_out(seat, OutReason::Resigned);
+        if self.side == seat {
+            self.advance_turn();
+        }
+    }
+
+    /// RULES-4P.md §4 item 9 after the combat and the flag: the mover and
+    /// the attacked seat, each checked on the position the action left,
+    /// are taken out if without a legal action; then, unless the game is
+    /// over, the turn passes on.
+    fn after_action(&mut self, mover: Seat, attacked: Option<Seat>) {
+        let stuck = [Some(mover), attacked].map(|s| s.filter(|&s| !self.is_out(s) && !self.can_act(s)));
+        for s in stuck.into_iter().flatten() {
+            self.take_out(s, OutReason::NoLegalAction);
+        }
+        self.advance_turn();
+    }
+
+    /// Passes the turn to the next seat still in, taking out each seat
+    /// that has no legal action when its turn comes (RULES-4P.md §4 items
+    /// 6, 9); stops once the game is over.
+    fn advance_turn(&mut self) {
+        for _ in 0..4 {
+            if self.is_over() {
+                return;
+            }
+            self.pass_turn();
+            if self.is_out(self.side) || self.can_act(self.side) {
+                return;
+            }
+            let s = self.side;
+            self.take_out(s, OutReason::NoLegalAction);
+        }
+    }
+
+    /// Gives the turn to the next seat in turn order still in (no
+    /// elimination; the game flow is in [`Position::play_move`] and
+    /// [`Position::play_attack`]).
     pub fn pass_turn(&mut self) {
         for k in 1..=4 {
             let s = Seat::from_index(self.side.index() + k);
@@ -302,16 +590,21 @@ impl Position {
     /// # Errors
     /// The first field that does not read, or two pieces on a point, or a
     /// piece of a seat out.
-    pub fn parse(text: &str, rules: Rules) -> Result<Position, PositionError> {
+    pub fn parse(text: &str, rules: impl Into<SiguoRules>) -> Result<Position, PositionError> {
         let mut words = text.split_whitespace();
         let side_word = words.next().unwrap_or("");
         let side = one_seat(side_word).ok_or_else(|| PositionError::Side(side_word.to_owned()))?;
         let mut pos = Position::empty(rules, side);
         let out_word = words.next().ok_or_else(|| PositionError::Out(String::new()))?;
         if out_word != "-" {
+            let mut listed = [false; 4];
             for c in out_word.chars() {
                 let s = Seat::from_char(c).ok_or_else(|| PositionError::Out(out_word.to_owned()))?;
-                pos.out[s.index()] = true;
+                listed[s.index()] = true;
+            }
+            // In seat order, whatever the text's: the text prints and reads back the same.
+            for s in Seat::ALL.into_iter().filter(|s| listed[s.index()]) {
+                pos.take_out(s, OutReason::Given);
             }
         }
         for w in words {
