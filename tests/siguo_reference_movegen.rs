@@ -2,7 +2,8 @@
 //! engine's (`luzhanqi::siguo::movegen`) on random four-player positions,
 //! 10,000 or more per variant (`open`: every kind known; `classic`: the
 //! side to move's view, every other seat's kinds unknown) and a few
-//! thousand under house-rule toggles.
+//! thousand under house-rule toggles (two-player ones and the four-player
+//! `CentreTransitOnly` and `OwnCampsOnly`).
 //!
 //! The reference knows nothing of the engine's board: the points are the
 //! names of RULES-4P.md §1.2 in a list of its own, the links are read from
@@ -17,7 +18,7 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use luzhanqi::siguo::perft::child;
-use luzhanqi::siguo::{Action, Piece, Point, Position, Seat};
+use luzhanqi::siguo::{Action, Piece, Point, Position, Seat, SiguoRules};
 use luzhanqi::{Colour, Deployment, Kind, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -121,7 +122,15 @@ fn team(s: Seat) -> usize {
 fn reference_actions(t: &Topo, pos: &Position) -> BTreeSet<String> {
     let sq: Vec<Option<Piece>> = t.engine.iter().map(|&p| pos.cell(p)).collect();
     let rules = *pos.rules();
+    let settings = *pos.settings();
     let side = pos.side_to_move();
+    // RULES-4P.md §5 rows 4 and 10: points no piece of `side` may stop on.
+    let side_letter = side.to_string();
+    let barred = |to: usize| {
+        let name = &t.names[to];
+        (settings.centre_transit_only && name == "Cb2")
+            || (settings.own_camps_only && t.camp[to] && !name.starts_with(side_letter.as_str()))
+    };
     let mut out = BTreeSet::new();
     let over =
         (pos.is_out(Seat::South) && pos.is_out(Seat::North)) || (pos.is_out(Seat::East) && pos.is_out(Seat::West));
@@ -134,6 +143,7 @@ fn reference_actions(t: &Topo, pos: &Position) -> BTreeSet<String> {
             continue;
         }
         let consider = |to: usize, out: &mut BTreeSet<String>| match sq[to] {
+            _ if barred(to) => {}
             None => {
                 out.insert(format!("{}-{}", t.names[from], t.names[to]));
             }
@@ -243,7 +253,7 @@ const KINDS: [Kind; 12] = Kind::ALL;
 /// A random scatter: any kind of any seat still in on any point, seats out
 /// at times, any side to move; with `hide`, kinds of other seats unknown
 /// and now and then one of the mover's own.
-fn scattered(rng: &mut Rng, rules: Rules, hide: bool) -> Position {
+fn scattered(rng: &mut Rng, rules: SiguoRules, hide: bool) -> Position {
     let side = Seat::ALL[rng.random_range(0..4)];
     let mut pos = Position::empty(rules, side);
     let outs = rng.random_range(0..10u32);
@@ -276,7 +286,7 @@ fn scattered(rng: &mut Rng, rules: Rules, hide: bool) -> Position {
 
 /// Positions of random games from random deployments, each seen whole or,
 /// with `hide`, by the side to move.
-fn played(rng: &mut Rng, rules: Rules, hide: bool, target: usize, tally: &mut Tally, t: &Topo) {
+fn played(rng: &mut Rng, rules: SiguoRules, hide: bool, target: usize, tally: &mut Tally, t: &Topo) {
     let mut seen = 0;
     while seen < target {
         let deployments: [Deployment; 4] =
@@ -309,7 +319,8 @@ fn played(rng: &mut Rng, rules: Rules, hide: bool, target: usize, tally: &mut Ta
     }
 }
 
-fn run(label: &str, rules: Rules, hide: bool, seed: u64, per_kind: usize) {
+fn run(label: &str, rules: impl Into<SiguoRules>, hide: bool, seed: u64, per_kind: usize) {
+    let rules = rules.into();
     let t = Topo::new();
     let mut rng = Rng::seed_from_u64(seed);
     let mut tally = Tally::default();
@@ -344,6 +355,17 @@ fn reference_agrees_with_engine_under_house_rules() {
     ];
     for (k, (label, rules, hide)) in toggles.into_iter().enumerate() {
         run(label, rules, hide, 10 + k as u64, 1_000);
+    }
+    // The four-player toggles of RULES-4P.md §5 that change moves.
+    let centre = SiguoRules { centre_transit_only: true, ..SiguoRules::OPEN };
+    let camps = SiguoRules { own_camps_only: true, ..SiguoRules::OPEN };
+    let both = SiguoRules { centre_transit_only: true, own_camps_only: true, ..SiguoRules::CLASSIC };
+    for (k, (label, rules, hide)) in
+        [("centre-transit-only", centre, false), ("own-camps-only", camps, false), ("classic, both 4p", both, true)]
+            .into_iter()
+            .enumerate()
+    {
+        run(label, rules, hide, 20 + k as u64, 1_000);
     }
 }
 
