@@ -310,3 +310,45 @@ fn settings_are_declared_by_name_and_set_in_any_case() {
     assert_eq!(r.set("QuietResult", "draw").unwrap_err().to_string(), "unknown rule 'QuietResult'");
     assert_eq!(r, d);
 }
+
+#[test]
+fn random_games_keep_the_flow_consistent_to_the_end() {
+    let mut rng = luzhanqi::random::rng(11);
+    let mut reasons = std::collections::BTreeMap::new();
+    let mut stuck_outs = 0;
+    for game in 0..200u64 {
+        let d: [Deployment; 4] =
+            std::array::from_fn(|i| Deployment::random(if i % 2 == 0 { Colour::Red } else { Colour::Blue }, &mut rng));
+        let mut rules = SiguoRules::OPEN;
+        rules.quiet_limit = if game % 4 == 0 { 0 } else { DEFAULT_QUIET_LIMIT };
+        let mut p = Position::start(rules, &d);
+        let mut list = Vec::new();
+        for _ in 0..5_000 {
+            for s in Seat::ALL {
+                assert_eq!(p.is_out(s), p.out_reason(s).is_some());
+                if p.is_out(s) {
+                    assert!(p.pieces(s).is_empty(), "{s} out with pieces: {p}");
+                }
+            }
+            if p.is_over() {
+                break;
+            }
+            assert!(!p.is_out(p.side_to_move()), "{p}");
+            list.clear();
+            p.legal_actions(&mut list);
+            assert!(!list.is_empty(), "the side to move can act while the game goes on: {p}");
+            let a = list[(rand::RngExt::random_range(&mut rng, 0..list.len() as u64)) as usize];
+            let before = p.quiet();
+            p.play(a, None).expect("a legal action of known kinds");
+            if !a.attack {
+                assert_eq!(p.quiet(), before + 1);
+            }
+        }
+        let r = p.outcome().expect("every game ends");
+        stuck_outs += Seat::ALL.iter().filter(|&&s| p.out_reason(s) == Some(OutReason::NoLegalAction)).count();
+        *reasons.entry(r.to_string()).or_insert(0) += 1;
+    }
+    println!("{reasons:?}, {stuck_outs} seats out for want of an action");
+    assert!(reasons.keys().any(|k| k.contains("quietlimit")), "{reasons:?}");
+    assert!(reasons.keys().any(|k| k.contains("wins")), "{reasons:?}");
+}
