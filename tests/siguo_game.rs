@@ -155,6 +155,12 @@ fn the_quiet_limit_draws_after_71_plies_without_an_attack() {
     assert_eq!((p.quiet(), p.outcome()), (71, Some(draw)));
     assert_eq!(draw.to_string(), "draw (quietlimit)");
     assert!(actions(&p).is_empty());
+    // The count is part of the text form.
+    let text = p.to_string();
+    assert!(text.starts_with("N - q71 Sb1:sF"), "{text}");
+    assert_eq!(Position::parse(&text, SiguoRules::OPEN), Ok(p.clone()));
+    assert!(Position::parse("S - q Sb1:sF", SiguoRules::OPEN).is_err());
+    assert!(Position::parse("S - q70000 Sb1:sF", SiguoRules::OPEN).is_err());
     // An attack resets the count.
     let mut p = open(FOUR);
     p.set_quiet(70);

@@ -431,7 +431,7 @@ fn every_slide_from_to_has_one_path() {
 
 #[test]
 fn reading_garbage_never_panics() {
-    let samples = ["Sa1", "Ca1", "S - Sa1:s1", "E NS Cb2:w? We6:eF"];
+    let samples = ["Sa1", "Ca1", "S - Sa1:s1", "E NS Cb2:w? We6:eF", "W - q70 Sa1:s1"];
     let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
     let mut next = || {
         seed ^= seed << 13;

@@ -9,10 +9,12 @@
 //! is a draw (item 9); the quiet limit draws (§5 row 7).
 //!
 //! Text form (for tests and debugging; the protocol's notation comes
-//! later): `<side> <out> <piece>...`, the side to move as a seat letter,
+//! later): `<side> <out> [q<quiet>] <piece>...`, the side to move as a seat letter,
 //! the seats out as letters or `-`, then every piece as point, `:`, the
 //! owner's letter in lower case and the kind (`1`..`9`, `B`, `M`, `F`, or
-//! `?` when unknown), in point order: `S - Sb1:sF Sc2:s9 Ca1:e1`.
+//! `?` when unknown), in point order: `S - Sb1:sF Sc2:s9 Ca1:e1`. The
+//! quiet-ply count, when not 0, follows the seats out: `E - q12 Sb1:sF ...`.
+//! Why a seat is out is not written (it reads back as [`OutReason::Given`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -491,14 +493,15 @@ impl Position {
 
     /// Passes the turn to the next seat still in, taking out each seat
     /// that has no legal action when its turn comes (RULES-4P.md §4 items
-    /// 6, 9); stops once the game is over.
+    /// 6, 9); stops once a team is out. At the quiet limit the turn still
+    /// passes on, but nobody is taken out: the game is drawn.
     fn advance_turn(&mut self) {
         for _ in 0..4 {
-            if self.is_over() {
+            if self.team_out(Team::SouthNorth) || self.team_out(Team::EastWest) {
                 return;
             }
             self.pass_turn();
-            if self.is_out(self.side) || self.can_act(self.side) {
+            if self.is_out(self.side) || self.quiet_limit_reached() || self.can_act(self.side) {
                 return;
             }
             let s = self.side;
@@ -529,6 +532,9 @@ impl fmt::Display for Position {
         write!(f, "{} ", self.side)?;
         let out: String = Seat::ALL.into_iter().filter(|&s| self.is_out(s)).map(Seat::to_char).collect();
         f.write_str(if out.is_empty() { "-" } else { &out })?;
+        if self.quiet > 0 {
+            write!(f, " q{}", self.quiet)?;
+        }
         for p in Point::all() {
             if let Some(pc) = self.cell(p) {
                 write!(f, " {p}:{}{}", pc.seat.to_char().to_ascii_lowercase(), kind_char(pc.kind))?;
@@ -545,6 +551,8 @@ pub enum PositionError {
     Side(String),
     /// The seats-out field is missing or holds something else than seat letters or `-`.
     Out(String),
+    /// `q` not followed by a quiet-ply count (0 to 65535).
+    Quiet(String),
     /// A piece token is not `<point>:<seat><kind>`.
     Token(String),
     /// A bad point in a piece token.
@@ -560,6 +568,7 @@ impl fmt::Display for PositionError {
         match self {
             PositionError::Side(s) => write!(f, "'{s}': the side to move is S, E, N or W"),
             PositionError::Out(s) => write!(f, "'{s}': the seats out are seat letters, or '-' for none"),
+            PositionError::Quiet(s) => write!(f, "'{s}': the quiet-ply count is q and a number from 0 to 65535"),
             PositionError::Token(s) => write!(f, "'{s}': a piece is <point>:<seat><kind>, like Sb1:sF"),
             PositionError::Point(e) => write!(f, "{e}"),
             PositionError::Twice(p) => write!(f, "{p} holds two pieces"),
@@ -606,6 +615,10 @@ impl Position {
             for s in Seat::ALL.into_iter().filter(|s| listed[s.index()]) {
                 pos.take_out(s, OutReason::Given);
             }
+        }
+        let mut words = words.peekable();
+        if let Some(w) = words.next_if(|w| w.starts_with(['q', 'Q'])) {
+            pos.quiet = w[1..].parse().map_err(|_| PositionError::Quiet(w.to_owned()))?;
         }
         for w in words {
             let bad = || PositionError::Token(w.to_owned());
