@@ -11,20 +11,27 @@
 //!   game flow (eliminations, skipped seats, team defeat, the quiet limit)
 //!   and the result;
 //! - `movegen`: legal moves and attacks of a seat;
-//! - `perft`: counting the move/attack tree.
+//! - `perft`: counting the move/attack tree;
+//! - `token`: what a referee tells a seat (`Sa6xCa1+`, `Nb1=nF`, `N#flag`)
+//!   and how a seat's view takes it in;
+//! - `referee`: the truth, and what each seat is told of it.
 //!
-//! The protocol, search, views and referee for four players come later.
+//! The protocol and search for four players come later.
 
 pub mod action;
 pub mod bitset;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod referee;
 pub mod rules;
+pub mod token;
 pub mod topology;
 
 pub use action::Action;
 pub use bitset::PointSet;
 pub use position::{OutReason, Piece, Position, PositionError, SiguoEndReason, SiguoPlayError, SiguoResult, Team};
+pub use referee::{SiguoPly, SiguoReferee, SiguoRefereeError};
 pub use rules::SiguoRules;
+pub use token::{ApplyError, SiguoToken, TokenError};
 pub use topology::{Point, PointError, Region, Seat};

@@ -293,13 +293,19 @@ impl Position {
         self.out[seat.index()].map(|(_, r)| r)
     }
 
+    /// The order `seat` went out in (1 for the first seat out), if it is out.
+    #[inline]
+    pub fn out_order(&self, seat: Seat) -> Option<u8> {
+        self.out[seat.index()].map(|(o, _)| o)
+    }
+
     /// Takes `seat` out of the game and all its pieces off the board
     /// (RULES-4P.md §4 item 5), by hand: the turn does not move.
     pub fn eliminate(&mut self, seat: Seat) {
         self.take_out(seat, OutReason::Given);
     }
 
-    fn take_out(&mut self, seat: Seat, reason: OutReason) {
+    pub(super) fn take_out(&mut self, seat: Seat, reason: OutReason) {
         if self.is_out(seat) {
             return;
         }
@@ -356,6 +362,12 @@ impl Position {
     #[inline]
     pub fn mines_cleared(&self, seat: Seat) -> bool {
         self.mines_removed[seat.index()] >= Kind::Mine.count()
+    }
+
+    /// Counts one more landmine of `seat` removed.
+    pub(super) fn count_mine_removed(&mut self, seat: Seat) {
+        let m = &mut self.mines_removed[seat.index()];
+        *m = m.saturating_add(1);
     }
 
     /// What `seat` sees in `classic`: the kinds of every other seat's
