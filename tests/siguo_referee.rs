@@ -176,6 +176,46 @@ fn a_captured_flag_is_announced_and_takes_its_owner_out_of_every_view() {
 }
 
 #[test]
+fn a_bomb_that_takes_a_flag_is_announced_like_any_capture() {
+    // RULES-4P.md §5 row 15: both removed, the owner out all the same.
+    let text = "S - Sb1:sF Sc3:s4 Eb2:sB Eb1:eF Ec3:e4 Nb1:nF Nc3:n4 Wb1:wF Wc3:w4";
+    let mut r = referee(text, SiguoRules::CLASSIC);
+    r.play(act("Eb2xEb1")).unwrap();
+    for s in Seat::ALL {
+        assert_eq!(told(&r, s), ["Eb2xEb1=", "E#flag"], "{s}");
+        assert_eq!(r.view(s).cell(pt("Eb1")), None, "the HQ ends empty");
+    }
+}
+
+#[test]
+fn a_marshal_whose_owner_goes_out_with_it_shows_nothing() {
+    // South's Marshal is its only movable piece and dies on East's bomb:
+    // South is out at once, its flag gone with it, so nothing is shown.
+    let text = "S - Sb1:sF Sa6:s9 Eb1:eF Ec3:e4 Ca1:eB Nb1:nF Nc3:n4 Wb1:wF Wc3:w4";
+    let mut r = referee(text, SiguoRules::CLASSIC);
+    r.play(act("Sa6xCa1")).unwrap();
+    for s in Seat::ALL {
+        assert_eq!(told(&r, s), ["Sa6xCa1=", "S#noaction"], "{s}");
+    }
+}
+
+#[test]
+fn seats_out_are_announced_in_the_order_the_truth_took_them_out() {
+    // South takes East's last movable piece (East out at once, §4 item 6);
+    // North, next, has no movable piece either (out when its turn comes);
+    // West moves next in every view.
+    let text = "S - Sb1:sF Sc3:s4 Sa6:s8 Eb1:eF Ca1:e7 Nb1:nF Na1:nM Wb1:wF Wc3:w4";
+    let mut r = referee(text, SiguoRules::CLASSIC);
+    r.play(act("Sa6xCa1")).unwrap();
+    for s in Seat::ALL {
+        assert_eq!(told(&r, s), ["Sa6xCa1+", "E#noaction", "N#noaction"], "{s}");
+        assert_eq!(r.view(s).out_order(Seat::East), Some(1));
+        assert_eq!(r.view(s).out_order(Seat::North), Some(2));
+        assert_eq!(r.view(s).side_to_move(), Seat::West);
+    }
+}
+
+#[test]
 fn a_seat_left_without_an_action_is_announced_out() {
     // East's only movable piece is taken: East is out at once (§4 item 6).
     let text = "S - Sb1:sF Sc3:s4 Sa6:s8 Eb1:eF Ea1:eM Ca1:e7 Nb1:nF Nc3:n4 Wb1:wF Wc3:w4";
@@ -266,7 +306,7 @@ fn no_seat_ever_receives_an_identity_it_may_not_see() {
     for game in 0..200u64 {
         let d: [Deployment; 4] =
             std::array::from_fn(|i| Deployment::random(if i % 2 == 0 { Colour::Red } else { Colour::Blue }, &mut rng));
-        let mut rules = SiguoRules::CLASSIC;
+        let mut rules = if game % 10 == 9 { SiguoRules::OPEN } else { SiguoRules::CLASSIC };
         rules.partner_visible = game % 2 == 1;
         rules.base.winner_learns_loser = game % 3 == 0;
         rules.base.marshal_reveals_flag = game % 5 != 4;
@@ -307,6 +347,7 @@ fn no_seat_ever_receives_an_identity_it_may_not_see() {
                             if let Some(l) = loser {
                                 losers += 1; // to the winner only
                                 assert!(rules.base.winner_learns_loser, "{t} told without WinnerLearnsLoser");
+                                assert_eq!(rules.base.mode, luzhanqi::Mode::Classic, "{t} in open");
                                 let (winner, lost) = match outcome {
                                     Outcome::AttackerWins => (att.seat, def),
                                     _ => (def.seat, att),
@@ -316,7 +357,7 @@ fn no_seat_ever_receives_an_identity_it_may_not_see() {
                         }
                         SiguoToken::Show { at, piece } => {
                             shows += south;
-                            assert!(rules.base.marshal_reveals_flag);
+                            assert!(rules.base.marshal_reveals_flag && rules.base.mode == luzhanqi::Mode::Classic);
                             assert_eq!(piece.kind, Some(Kind::Flag), "{t}: only flags are shown");
                             assert_eq!(truth.cell(at), Some(piece), "{t}");
                             let marshal_fell = truth.pieces(piece.seat).into_iter().any(|p| {
@@ -353,10 +394,15 @@ fn no_seat_ever_receives_an_identity_it_may_not_see() {
                 if !after.is_over() {
                     assert_eq!(v.side_to_move(), after.side_to_move(), "{viewer}: {v} / {after}");
                 }
+                if rules.base.mode == luzhanqi::Mode::Open {
+                    assert!(!v.has_hidden_kinds(), "{viewer}'s open view: {v}");
+                }
                 for p in v.occupied() {
                     let Some(Piece { seat, kind: Some(k) }) = v.cell(p) else { continue };
                     assert_eq!(after.cell(p), Some(Piece::new(seat, Some(k))), "{viewer} knows {p} wrong");
-                    let may_see = seat == viewer || (rules.partner_visible && seat == viewer.partner());
+                    let may_see = rules.base.mode == luzhanqi::Mode::Open
+                        || seat == viewer
+                        || (rules.partner_visible && seat == viewer.partner());
                     if !may_see {
                         assert!(
                             k == Kind::Flag && shown[viewer.index()].contains(&p),
