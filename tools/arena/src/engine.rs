@@ -377,20 +377,7 @@ impl Engine {
             let _ = child.kill();
             return Err(EngineError::Spawn(format!("cannot start a reader thread: {e}")));
         }
-        let mut engine = Engine {
-            spec: spec.clone(),
-            child: Some(child),
-            stdin: Box::new(BufWriter::new(stdin)),
-            adapter: None,
-            events,
-            log,
-            closed: None,
-            finished: false,
-            announced: Vec::new(),
-            id_name: None,
-        };
-        engine.handshake(timeout)?;
-        Ok(engine)
+        Engine::connect(spec, Some(child), Box::new(BufWriter::new(stdin)), None, events, log, timeout)
     }
 
     /// Starts a CCGC or CS4500 engine behind a host-side adapter running
@@ -436,11 +423,26 @@ impl Engine {
                 let _ = tx.send(Event::Closed);
             })
             .map_err(|e| EngineError::Spawn(format!("cannot start the adapter thread: {e}")))?;
+        let stdin = Box::new(LineSender { tx: lines_tx, buf: Vec::new() });
+        Engine::connect(spec, None, stdin, Some(adapter), events, log, timeout)
+    }
+
+    /// The engine of a started process or adapter thread, after its
+    /// handshake (both ways of starting end here).
+    fn connect(
+        spec: &EngineSpec,
+        child: Option<Child>,
+        stdin: Box<dyn Write + Send>,
+        adapter: Option<std::thread::JoinHandle<()>>,
+        events: Receiver<Event>,
+        log: LogSlot,
+        timeout: Duration,
+    ) -> Result<Engine, EngineError> {
         let mut engine = Engine {
             spec: spec.clone(),
-            child: None,
-            stdin: Box::new(LineSender { tx: lines_tx, buf: Vec::new() }),
-            adapter: Some(adapter),
+            child,
+            stdin,
+            adapter,
             events,
             log,
             closed: None,
