@@ -14,34 +14,13 @@
 //! start with a quiet count of 0 and go 4 plies deep). Pieces of unknown kind need a referee for their attacks: such
 //! positions support depth 1 only.
 
-use std::fmt;
-
 use super::action::Action;
 use super::position::Position;
 use crate::combat::Outcome;
 
-/// Why a perft cannot be computed.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum PerftError {
-    /// Depth above 1 with pieces of unknown kind on the board.
-    HiddenKinds {
-        /// The depth asked for.
-        depth: u32,
-    },
-}
-
-impl fmt::Display for PerftError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PerftError::HiddenKinds { depth } => write!(
-                f,
-                "perft {depth}: this position has pieces of unknown kind, whose attacks need a referee; only depth 1 is supported"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PerftError {}
+/// Why a perft cannot be computed: the two-player perft's error (a depth
+/// above 1 with pieces of unknown kind).
+pub use crate::perft::PerftError;
 
 /// The position after `action`, attacks resolved by kinds (an attack whose
 /// outcome is unknown counts as failed).
