@@ -9,6 +9,7 @@ use crate::piece::{Kind, NUM_KINDS};
 use crate::players::Choice;
 use crate::protocol::{Belief, Go, Info, Response, RootStatLine, Score};
 use crate::search::report::{centipawns, wdl};
+use crate::search::tree::RootStat;
 use crate::search::{Event, Limits, Progress};
 
 /// Centipawns at which a one-shot player's win/loss split is 73/27: the
@@ -55,12 +56,12 @@ pub fn progress_lines(p: &Progress) -> Vec<Response> {
     if p.lines.is_empty() {
         out.push(Response::Info(info_of(p)));
     }
+    let score_of = |s: &RootStat| Score { cp: centipawns(s.q, s.proven), wdl: Some(wdl(s.q, s.proven)) };
     for (k, line) in p.lines.iter().enumerate() {
-        let s = &line.stat;
         out.push(Response::Info(Info {
             depth: Some(line.pv.len() as u32),
             multipv: Some(k as u32 + 1),
-            score: Some(Score { cp: centipawns(s.q, s.proven), wdl: Some(wdl(s.q, s.proven)) }),
+            score: Some(score_of(&line.stat)),
             pv: line.pv.clone(),
             ..info_of(p)
         }));
@@ -69,7 +70,7 @@ pub fn progress_lines(p: &Progress) -> Vec<Response> {
         out.push(Response::RootStat(RootStatLine {
             action: s.action,
             visits: u64::from(s.visits),
-            score: Score { cp: centipawns(s.q, s.proven), wdl: Some(wdl(s.q, s.proven)) },
+            score: score_of(s),
             prior: (f64::from(s.prior) * 1e4).round() / 1e4,
         }));
     }
