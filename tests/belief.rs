@@ -317,3 +317,65 @@ fn the_truth_explains_its_history_and_a_wrong_world_does_not() {
     }
     assert!(caught > 100, "{caught}");
 }
+
+#[test]
+fn what_the_enemy_may_believe_of_our_own_pieces() {
+    // Red's own pieces as Blue may believe them: the deployment rules and
+    // the moves, never the kinds; a piece that won a combat, or fell, is
+    // taken as known; the truth is always one of the worlds.
+    let mut checked = 0;
+    for seed in 0..30 {
+        let viewer = Colour::BOTH[seed as usize % 2];
+        let plies = 10 + (seed as usize * 11) % 100;
+        let (view_start, _, told) = refereed_game(seed, plies, viewer);
+        let (own, view) = Belief::of_own_pieces(&view_start, viewer, &told).unwrap();
+        assert_eq!(own.viewer, viewer.opposite());
+        assert_eq!(own.pieces.len(), 25);
+        assert_eq!(own.contradictions, 0, "seed {seed}");
+        let on_board: Vec<_> = own.pieces.iter().filter_map(|e| e.at).collect();
+        assert_eq!(on_board.len(), view.pieces(viewer).count() as usize);
+        for e in &own.pieces {
+            let Some(p) = e.at else {
+                assert_eq!(e.kinds.count_ones(), 1, "a fallen piece is known");
+                continue;
+            };
+            let k = view.kind_at(p).expect("our own kinds are known to us");
+            assert!(has(e.kinds, k), "seed {seed}: {p} is truly {k:?}");
+            if e.moves > 0 {
+                assert_eq!(e.kinds & IMMOBILE, 0);
+            }
+        }
+        // Untouched pieces keep every kind the deployment rules allow.
+        let (fresh, _) = Belief::of_own_pieces(&view_start, viewer, &[]).unwrap();
+        assert!(fresh.pieces.iter().filter(|e| e.at.is_some()).all(|e| e.kinds.count_ones() > 1));
+        let mut r = rng(seed);
+        let mut sampler = WorldSampler::new(&own, None, &mut r).expect("the truth is consistent");
+        for _ in 0..10 {
+            let assign = sampler.next(&mut r).to_vec();
+            for (e, k) in own.pieces.iter().zip(&assign) {
+                assert!(has(e.kinds, *k));
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 300);
+    // A piece of ours that won a combat attacking is known from then on.
+    let mut found = 0;
+    for seed in 0..20 {
+        let (view_start, _, told) = refereed_game(seed, 80, Colour::Red);
+        let mut pos = view_start.clone();
+        for (i, t) in told.iter().enumerate() {
+            if let Token::Attack { from, to, outcome: Outcome::AttackerWins, .. } = *t {
+                if pos.colour_at(from) == Some(Colour::Red) {
+                    let k = pos.kind_at(from).unwrap();
+                    let (own, _) = Belief::of_own_pieces(&view_start, Colour::Red, &told[..=i]).unwrap();
+                    assert_eq!(own.pieces[own.piece_at(to).unwrap()].kinds, only(k), "seed {seed}");
+                    found += 1;
+                    break;
+                }
+            }
+            pos.apply_token(*t).unwrap();
+        }
+    }
+    assert!(found >= 10, "{found}");
+}

@@ -404,7 +404,32 @@ fn worker_after_a_mine_is_proven(
     let (belief, view) = Belief::from_history(&start, Colour::Red, &history).unwrap();
     let mut r = rng(4);
     let sampler = WorldSampler::new(&belief, None, &mut r).unwrap();
-    (IsWorker::new(Tree::new(view, 64 << 20), rng(5), params, belief.clone(), sampler, false), belief)
+    let own = luzhanqi::search::ismcts::own_view(Some((&start, &history)), &view, Colour::Red, &params, &mut r);
+    assert_eq!(own.is_some(), params.own_view > 0.0);
+    (IsWorker::new(Tree::new(view, 64 << 20), rng(5), params, belief.clone(), sampler, false, own), belief)
+}
+
+/// `SearchParams ownview`: that share of the iterations plays Red's pieces
+/// as Blue may believe them and teaches only Blue's statistics, so Red's
+/// root actions take about the rest, while the root counts every iteration.
+#[test]
+fn own_view_iterations_teach_only_the_enemy() {
+    let more_blue = ["a12", "b12", "c12", "e12", "b11", "c11", "e11", "a9", "e9"];
+    let pieces = [("b1", "rF"), ("a10", "r9"), ("d7", "r5"), ("e1", "r3"), ("c2", "r1"), ("a3", "r7")];
+    let red_share = |own_view: f32| {
+        let (mut w, _) = worker_after_a_mine_is_proven(&pieces, &more_blue, Params { own_view, ..Params::default() });
+        for _ in 0..4000 {
+            w.iterate();
+        }
+        let tree = w.tree();
+        let red: u32 =
+            tree.edges_of(0).iter().filter(|e| e.child != u32::MAX).map(|e| tree.nodes[e.child as usize].visits).sum();
+        (tree.nodes[0].visits, f64::from(red) / 4000.0)
+    };
+    assert_eq!(red_share(0.0), (4000, 1.0));
+    let (root, share) = red_share(0.5);
+    assert_eq!(root, 4000);
+    assert!((0.44..0.56).contains(&share), "{share}");
 }
 
 /// Classic: a piece the history proves to be a landmine is never moved in

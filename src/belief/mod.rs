@@ -115,6 +115,25 @@ fn straight_reach(pos: &Position, from: Point) -> Bitboard {
     reach
 }
 
+/// What the deployment rules prove about an unseen piece of `owner` on `p`
+/// in `base`: off its side's HQs it is not the flag, off its side's last
+/// two ranks not a mine (neither ever moves); at ply 0 on its side's front
+/// rank not a bomb.
+fn deployment_facts(base: &Position, p: Point, owner: Colour) -> KindSet {
+    let oi = owner.index();
+    let mut set = ALL_KINDS;
+    if !OWN_HQS[oi].contains(p) {
+        set &= !only(Kind::Flag);
+    }
+    if !BACK_TWO_RANKS[oi].contains(p) {
+        set &= !only(Kind::Mine);
+    }
+    if base.ply() == 0 && FRONT_RANK[oi].contains(p) {
+        set &= !only(Kind::Bomb);
+    }
+    set
+}
+
 impl Belief {
     /// The facts `base` alone proves about the enemy of `viewer`: a piece
     /// off its side's HQs is not the flag, one off its side's last two ranks
@@ -123,24 +142,11 @@ impl Belief {
     /// game goes on.
     pub fn new(base: &Position, viewer: Colour) -> Belief {
         let enemy = viewer.opposite();
-        let ei = enemy.index();
         let mut pieces = Vec::with_capacity(25);
         for p in base.pieces(enemy) {
             let kinds = match base.kind_at(p) {
                 Some(k) => only(k),
-                None => {
-                    let mut set = ALL_KINDS;
-                    if !OWN_HQS[ei].contains(p) {
-                        set &= !only(Kind::Flag);
-                    }
-                    if !BACK_TWO_RANKS[ei].contains(p) {
-                        set &= !only(Kind::Mine);
-                    }
-                    if base.ply() == 0 && FRONT_RANK[ei].contains(p) {
-                        set &= !only(Kind::Bomb);
-                    }
-                    set
-                }
+                None => deployment_facts(base, p, enemy),
             };
             let start = if base.ply() == 0 { Some(p) } else { None };
             pieces.push(EnemyPiece { at: Some(p), start, kinds, moves: 0, attacks: 0 });
@@ -164,10 +170,64 @@ impl Belief {
     /// # Errors
     /// A token that does not apply (the same checks as `position`).
     pub fn from_history(base: &Position, viewer: Colour, tokens: &[Token]) -> Result<(Belief, Position), BeliefError> {
-        let mut belief = Belief::new(base, viewer);
+        Belief::new(base, viewer).read(base, tokens, |_, _, _, _| {})
+    }
+
+    /// What `viewer`'s enemy can know of `viewer`'s own pieces after
+    /// `tokens` from `base` (`viewer`'s view), as the enemy's belief (its
+    /// `viewer` is the enemy): the deployment rules, that a piece moved or
+    /// turned on the railway, the flag shown when the Marshal fell. A piece
+    /// that won a combat, and one removed, is taken as known to the enemy
+    /// (it learned at least a bound on it, often its kind). What else the
+    /// enemy learned from its own pieces' combats is not modelled: the
+    /// enemy's kinds are not known here.
+    ///
+    /// # Errors
+    /// A token that does not apply.
+    pub fn of_own_pieces(base: &Position, viewer: Colour, tokens: &[Token]) -> Result<(Belief, Position), BeliefError> {
+        let mut belief = Belief::new(base, viewer.opposite());
+        for (e, p) in belief.pieces.iter_mut().zip(base.pieces(viewer)) {
+            e.kinds = deployment_facts(base, p, viewer);
+        }
+        belief.read(base, tokens, |belief, pos, token, removed| {
+            let Token::Attack { from, to, outcome, .. } = token else {
+                return;
+            };
+            let ours = |p: Point| pos.cell(p).piece().filter(|pc| pc.colour == viewer).and_then(|pc| pc.kind);
+            if let Some(k) = ours(from) {
+                match removed {
+                    Some(i) => belief.restrict(i, only(k)),
+                    None if outcome == Outcome::AttackerWins => {
+                        if let Some(i) = belief.piece_at(to) {
+                            belief.restrict(i, only(k));
+                        }
+                    }
+                    None => {}
+                }
+            } else if let Some(k) = ours(to) {
+                let winner = (outcome == Outcome::DefenderWins).then(|| belief.piece_at(to)).flatten();
+                if let Some(i) = removed.or(winner) {
+                    belief.restrict(i, only(k));
+                }
+            }
+        })
+    }
+
+    /// Reads `tokens` played from `base` into the belief; `learned` sees
+    /// each token with the position before it and the index of the piece it
+    /// removed, after the belief observed it.
+    fn read(
+        mut self,
+        base: &Position,
+        tokens: &[Token],
+        mut learned: impl FnMut(&mut Belief, &Position, Token, Option<usize>),
+    ) -> Result<(Belief, Position), BeliefError> {
+        let viewer = self.viewer;
+        let belief = &mut self;
         let mut pos = base.clone();
         for (index, &token) in tokens.iter().enumerate() {
             let removed = belief.observe(&pos, token);
+            learned(belief, &pos, token, removed);
             pos.apply_token(token).map_err(|error| BeliefError::Token { index, error })?;
             // The referee shows a side's flag right after its Marshal falls:
             // an enemy piece removed by this ply was the Marshal exactly when
@@ -187,7 +247,7 @@ impl Belief {
                 }
             }
         }
-        Ok((belief, pos))
+        Ok((self, pos))
     }
 
     /// The enemy piece standing on `p`.

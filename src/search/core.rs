@@ -144,6 +144,9 @@ pub struct Core {
     scratch: Vec<Action>,
     priors: Vec<f32>,
     pub(super) path: Vec<Step>,
+    /// Nodes moved into by this player take nothing from the current
+    /// iteration (set by the walk when it begins one; `None`: all do).
+    pub(super) blind_mover: Option<Colour>,
 }
 
 impl Core {
@@ -158,6 +161,7 @@ impl Core {
             scratch: Vec::with_capacity(ACTIONS_CAPACITY),
             priors: Vec::with_capacity(ACTIONS_CAPACITY),
             path: Vec::with_capacity(PATH_CAPACITY),
+            blind_mover: None,
         }
     }
 
@@ -320,6 +324,9 @@ impl Core {
             let n = &mut tree.nodes[step.node as usize];
             if flags.virtual_loss {
                 n.pending = n.pending.saturating_sub(1);
+            }
+            if self.blind_mover.is_some() && step.mover == self.blind_mover {
+                continue;
             }
             n.visits += 1;
             n.value += for_red(value, step.mover);

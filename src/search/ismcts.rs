@@ -8,6 +8,8 @@
 //! node whose branches are the referee's verdicts (`+`, `-`, `=`, and a
 //! capture of the flag), each followed as the sampled world decides it.
 
+use rand::RngExt;
+
 use super::core::{Core, Pick, Reached, Step, Terminal, Walk};
 use super::params::Params;
 use super::tree::{Edge, Tree};
@@ -19,7 +21,7 @@ use crate::board::Point;
 use crate::board::topology::NUM_POINTS;
 use crate::combat::Outcome;
 use crate::movegen::ActionSink;
-use crate::piece::{Colour, Kind};
+use crate::piece::{Colour, Kind, Piece};
 use crate::position::Position;
 use crate::random::Rng;
 
@@ -77,6 +79,10 @@ pub struct Hidden {
     exposed_at_root: bool,
     /// Whether it has, by the current point of the iteration.
     exposed: bool,
+    /// What the enemy may believe of the root side's own pieces, and worlds
+    /// of it: drawn in the share `ownview` of the iterations, whose results
+    /// only the enemy's statistics take.
+    own: Option<(Belief, WorldSampler)>,
 }
 
 /// What a bomb's attack on an exposed Marshal costs, by the nearest bomb's
@@ -116,6 +122,29 @@ pub fn marshal_exposed(base: &Position, history: &[crate::action::Token], viewer
     false
 }
 
+/// What the enemy of `viewer` may believe of `viewer`'s own pieces in
+/// `view`, and a sampler of it, when `ownview` asks for it and the game's
+/// history leads to `view` (without the history the enemy's knowledge is
+/// not known; `None`).
+pub fn own_view(
+    game: Option<(&Position, &[crate::action::Token])>,
+    view: &Position,
+    viewer: Colour,
+    params: &Params,
+    rng: &mut Rng,
+) -> Option<(Belief, WorldSampler)> {
+    if params.own_view == 0.0 {
+        return None;
+    }
+    let (base, history) = game?;
+    let (belief, end) = Belief::of_own_pieces(base, viewer, history).ok()?;
+    if end != *view {
+        return None;
+    }
+    let sampler = WorldSampler::new(&belief, None, rng)?;
+    Some((belief, sampler))
+}
+
 /// One ISMCTS thread.
 pub type IsWorker = super::core::Worker<Hidden, Tree>;
 
@@ -128,6 +157,7 @@ impl IsWorker {
         belief: Belief,
         sampler: WorldSampler,
         exposed_at_root: bool,
+        own: Option<(Belief, WorldSampler)>,
     ) -> IsWorker {
         let walk = Hidden {
             exposed_at_root,
@@ -138,6 +168,7 @@ impl IsWorker {
             belief,
             sampler,
             verdict: 0,
+            own,
         };
         Self::with_walk(tree, rng, params, walk)
     }
@@ -151,6 +182,21 @@ impl Walk for Hidden {
         self.world = self.sampler.world(root, &self.belief);
         self.view = root.clone();
         self.exposed = self.exposed_at_root;
+        core.blind_mover = None;
+        if let Some((own, sampler)) = &mut self.own {
+            if core.rng.random::<f32>() < core.params.own_view {
+                // Our pieces as the enemy may believe them; only its
+                // statistics learn from this iteration.
+                sampler.walk(STEPS_PER_WORLD, &mut core.rng);
+                let side = self.belief.viewer;
+                for (e, &k) in own.pieces.iter().zip(sampler.assignment()) {
+                    if let Some(p) = e.at.filter(|&p| self.world.kind_at(p) != Some(k)) {
+                        self.world.reveal(p, Piece::new(side, k));
+                    }
+                }
+                core.blind_mover = Some(side);
+            }
+        }
     }
 
     fn public(&self) -> &Position {

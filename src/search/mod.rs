@@ -214,6 +214,7 @@ impl Searcher {
                 let root = priors::with_expert(pos, game, cfg.belief, &params, &mut r);
                 let exposed = params.exposed_risk != 0.0
                     && game.is_some_and(|(base, history)| ismcts::marshal_exposed(base, history, viewer));
+                let own = ismcts::own_view(game, pos, viewer, &params, &mut r);
                 let workers = (0..threads)
                     .map(|i| {
                         let mut tree = Tree::new(pos.clone(), cap);
@@ -221,7 +222,7 @@ impl Searcher {
                             tree.set_edges(0, root.iter().map(|&(a, p)| Edge::action(a, p)));
                         }
                         restrict_root(&mut tree, &cfg.searchmoves, &params);
-                        IsWorker::new(tree, seeded(i), params, belief.clone(), sampler.clone(), exposed)
+                        IsWorker::new(tree, seeded(i), params, belief.clone(), sampler.clone(), exposed, own.clone())
                     })
                     .collect();
                 let mut reporter = Reporter::new(report, start);
