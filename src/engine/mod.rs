@@ -5,6 +5,7 @@
 pub mod options;
 pub mod output;
 pub mod report;
+mod siguo;
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -20,7 +21,7 @@ use crate::perft::divide_until;
 use crate::piece::Colour;
 use crate::players::{PlayerKind, expert, greedy, random};
 use crate::position::{Position, View};
-use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command};
+use crate::protocol::{Command, Go, ParseError, PositionStart, Response, parse_command, parse_siguo_command};
 use crate::random::{Rng, rng};
 use crate::rules::Mode;
 use crate::search::{BELIEF_SAMPLES, Control, Event, SearchConfig, Searcher, flat};
@@ -54,6 +55,8 @@ pub struct Engine {
     searcher: Option<Searcher>,
     running: Option<Running>,
     setup_rng: Rng,
+    /// The four-player game, while a four-player variant is chosen.
+    siguo: Option<siguo::SiguoGame>,
 }
 
 /// 64-bit FNV-1a.
@@ -78,6 +81,7 @@ impl Engine {
             searcher: Some(Searcher::new()),
             running: None,
             setup_rng: rng(clock_seed()),
+            siguo: None,
             opts,
         }
     }
@@ -132,7 +136,8 @@ impl Engine {
         self.out.log_input(line);
         log::trace!("input: {line}");
         self.reap();
-        match parse_command(line) {
+        let parsed = if self.opts.siguo.is_some() { parse_siguo_command(line) } else { parse_command(line) };
+        match parsed {
             Ok(cmd) => self.handle(cmd),
             Err(ParseError::Empty) => true,
             Err(e) => {
@@ -186,8 +191,11 @@ impl Engine {
                 self.reset_position();
             }
             Command::Position { start, moves } => self.set_position(start, moves),
+            Command::SiguoPosition { start, moves } => self.siguo_set_position(start, moves),
+            Command::Go(go) if self.siguo.is_some() => self.siguo_go(go),
             Command::Go(go) => self.go(go),
             Command::GoSetup(colour) => self.go_setup(colour),
+            Command::SiguoGoSetup(seat) => self.siguo_go_setup(seat),
             Command::Stop => self.stop(),
             Command::PonderHit => {
                 if let Some(r) = &self.running {
@@ -201,6 +209,7 @@ impl Engine {
             Command::Display | Command::Perft(_) | Command::Bench if self.searching() => {
                 self.error(format!("'{cmd}' is refused while a search runs; send stop first"));
             }
+            Command::Display if self.siguo.is_some() => self.siguo_display(),
             Command::Display => self.display(),
             Command::Perft(depth) => self.perft(depth),
             Command::Bench => self.bench(),
@@ -248,6 +257,7 @@ impl Engine {
         self.base = Position::startpos(self.opts.rules);
         self.pos = self.base.clone();
         self.history.clear();
+        self.siguo = self.opts.siguo.map(|_| siguo::SiguoGame::start(self.opts.siguo_rules));
     }
 
     fn set_position(&mut self, start: PositionStart, moves: Vec<Token>) {
@@ -442,15 +452,21 @@ impl Engine {
             ));
         }
         let colour = colour.or(self.pos.side_to_move()).unwrap_or(Colour::Red);
-        // The random player is random in its deployment too.
+        let d = self.deployment(colour);
+        self.send(Response::BestSetup(d));
+    }
+
+    /// A deployment of `colour` as `go setup` answers it: scored, or
+    /// uniform random with `SetupStyle random` or the random player (which
+    /// is random in its deployment too).
+    fn deployment(&mut self, colour: Colour) -> Deployment {
         let random =
             self.opts.setup_style == SetupStyle::Random || self.opts.player == crate::players::PlayerKind::Random;
-        let d = if random {
+        if random {
             Deployment::random(colour, &mut self.setup_rng)
         } else {
             crate::players::setup::scored(colour, &mut self.setup_rng)
-        };
-        self.send(Response::BestSetup(d));
+        }
     }
 
     fn display(&self) {
@@ -475,26 +491,24 @@ impl Engine {
                 "perft: depth {depth} is above {MAX_PERFT_DEPTH} (use the perft subcommand for deeper counts)"
             ));
         }
+        if let Some(game) = &self.siguo {
+            let pos = game.now.pos.clone();
+            return self.spawn("perft", true, move |_, control, _| {
+                let start = Instant::now();
+                let lines = crate::siguo::perft::divide_until(&pos, depth, &|| control.stopped());
+                perft_responses(lines, depth, control, start, Response::SiguoPerftLine)
+            });
+        }
         let pos = self.pos.clone();
         self.spawn("perft", true, move |_, control, _| {
             let start = Instant::now();
-            match divide_until(&pos, depth, &|| control.stopped()) {
-                Ok(_) if control.stopped() => vec![Response::error("perft stopped")],
-                Ok(lines) => {
-                    let mut total = if depth == 0 { 1 } else { 0 };
-                    let mut out: Vec<Response> = lines
-                        .into_iter()
-                        .map(|(a, n)| {
-                            total += n;
-                            Response::PerftLine(a, n)
-                        })
-                        .collect();
-                    out.push(Response::PerftTotal(total));
-                    log::info!("perft {depth}: {total} in {:?}", start.elapsed());
-                    out
-                }
-                Err(e) => vec![Response::error(e)],
-            }
+            perft_responses(
+                divide_until(&pos, depth, &|| control.stopped()),
+                depth,
+                control,
+                start,
+                Response::PerftLine,
+            )
         });
     }
 
@@ -507,6 +521,34 @@ impl Engine {
                 vec![Response::BenchTotal { nodes, nps }]
             }
         });
+    }
+}
+
+/// The lines of a perft divide: one per first action (`line`), then the
+/// total; or why it could not be counted, or that it was stopped.
+fn perft_responses<A>(
+    lines: Result<Vec<(A, u64)>, crate::perft::PerftError>,
+    depth: u32,
+    control: &Control,
+    start: Instant,
+    line: fn(A, u64) -> Response,
+) -> Vec<Response> {
+    match lines {
+        Ok(_) if control.stopped() => vec![Response::error("perft stopped")],
+        Ok(lines) => {
+            let mut total = if depth == 0 { 1 } else { 0 };
+            let mut out: Vec<Response> = lines
+                .into_iter()
+                .map(|(a, n)| {
+                    total += n;
+                    line(a, n)
+                })
+                .collect();
+            out.push(Response::PerftTotal(total));
+            log::info!("perft {depth}: {total} in {:?}", start.elapsed());
+            out
+        }
+        Err(e) => vec![Response::error(e)],
     }
 }
 

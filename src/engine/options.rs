@@ -6,7 +6,8 @@ use std::fmt;
 use crate::players::PlayerKind;
 use crate::protocol::{OptionKind, OptionSpec};
 use crate::rules::{Rules, Variant};
-use crate::setting::{BadValue, Field, Setting, combo, names};
+use crate::setting::{BadValue, Field, Setting, combo};
+use crate::siguo::SiguoRules;
 
 /// Largest `Seed` value.
 pub const MAX_SEED: i64 = 4_294_967_295;
@@ -18,6 +19,12 @@ pub struct Options {
     pub variant: Variant,
     /// The rules in force: the preset with any toggles applied since.
     pub rules: Rules,
+    /// The four-player preset, when one is chosen (`Variant siguo` or
+    /// `siguo-open`); `variant` and `rules` then keep the last two-player
+    /// ones, unused.
+    pub siguo: Option<SiguoVariant>,
+    /// The four-player rules in force (used while `siguo` is chosen).
+    pub siguo_rules: SiguoRules,
     /// Search threads.
     pub threads: usize,
     /// Search memory cap, MiB.
@@ -72,6 +79,40 @@ impl BeliefModel {
     }
 }
 
+/// A four-player preset (RULES-4P.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiguoVariant {
+    /// Hidden pieces, a referee (四暗).
+    Siguo,
+    /// Every piece visible (明棋).
+    SiguoOpen,
+}
+
+impl SiguoVariant {
+    /// Both presets, in option order.
+    pub const ALL: [SiguoVariant; 2] = [SiguoVariant::Siguo, SiguoVariant::SiguoOpen];
+
+    /// The `Variant` value.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SiguoVariant::Siguo => "siguo",
+            SiguoVariant::SiguoOpen => "siguo-open",
+        }
+    }
+
+    /// The settings of this preset.
+    pub const fn rules(self) -> SiguoRules {
+        match self {
+            SiguoVariant::Siguo => SiguoRules::CLASSIC,
+            SiguoVariant::SiguoOpen => SiguoRules::OPEN,
+        }
+    }
+}
+
+/// The `Variant` values: the two-player presets ([`Variant::ALL`]), then
+/// the four-player ones ([`SiguoVariant::ALL`]).
+const VARIANT_NAMES: [&str; 7] = ["flip", "classic", "open", "ccgc", "cs4500", "siguo", "siguo-open"];
+
 /// How `go setup` deploys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupStyle {
@@ -100,6 +141,8 @@ impl Default for Options {
         Options {
             variant: Variant::Flip,
             rules: Rules::FLIP,
+            siguo: None,
+            siguo_rules: SiguoRules::CLASSIC,
             threads: 1,
             hash_mb: 64,
             seed: 0,
@@ -141,6 +184,9 @@ pub enum OptionError {
     MissingValue(String),
     /// Not a valid value.
     BadValue(BadValue),
+    /// A two-player rule option that the four-player variant in force
+    /// does not have.
+    NotForSiguo(&'static str, &'static str),
 }
 
 impl fmt::Display for OptionError {
@@ -149,6 +195,9 @@ impl fmt::Display for OptionError {
             OptionError::Unknown(n) => write!(f, "setoption: unknown option '{n}'"),
             OptionError::MissingValue(n) => write!(f, "setoption: option '{n}' needs a value"),
             OptionError::BadValue(b) => write!(f, "setoption: {b}"),
+            OptionError::NotForSiguo(name, variant) => {
+                write!(f, "setoption: {name} does not apply to the four-player variant {variant}")
+            }
         }
     }
 }
@@ -161,6 +210,9 @@ impl std::error::Error for OptionError {}
 enum Row {
     Own(&'static Setting<Options>, Effect),
     Rule(&'static Setting<Rules>),
+    /// A four-player setting without a two-player namesake (a change
+    /// resets the position).
+    Siguo(&'static Setting<SiguoRules>),
 }
 
 /// The engine's own options announced before the rule settings.
@@ -169,11 +221,18 @@ const BEFORE_RULES: [(Setting<Options>, Effect); 8] = [
         Setting {
             name: "Variant",
             field: Field::Combo {
-                vars: names!(Variant),
-                get: |o| o.variant.name(),
-                set: |o, i| {
-                    o.variant = Variant::ALL[i];
-                    o.rules = o.variant.rules();
+                vars: &VARIANT_NAMES,
+                get: |o| o.siguo.map_or(o.variant.name(), SiguoVariant::name),
+                set: |o, i| match SiguoVariant::ALL.get(i.wrapping_sub(Variant::ALL.len())) {
+                    Some(&v) => {
+                        o.siguo = Some(v);
+                        o.siguo_rules = v.rules();
+                    }
+                    None => {
+                        o.variant = Variant::ALL[i];
+                        o.rules = o.variant.rules();
+                        o.siguo = None;
+                    }
                 },
             },
         },
@@ -282,10 +341,17 @@ const AFTER_RULES: [(Setting<Options>, Effect); 7] = [
     ),
 ];
 
-/// Every option, in announcement order.
+/// Every option, in announcement order: the four-player settings that
+/// have no two-player namesake come last.
 fn rows() -> impl Iterator<Item = Row> {
     let own = |(s, e): &'static (Setting<Options>, Effect)| Row::Own(s, *e);
-    BEFORE_RULES.iter().map(own).chain(Rules::SETTINGS.iter().map(Row::Rule)).chain(AFTER_RULES.iter().map(own))
+    let siguo_only = SiguoRules::SETTINGS.iter().filter(|s| !Rules::SETTINGS.iter().any(|r| r.name == s.name));
+    BEFORE_RULES
+        .iter()
+        .map(own)
+        .chain(Rules::SETTINGS.iter().map(Row::Rule))
+        .chain(AFTER_RULES.iter().map(own))
+        .chain(siguo_only.map(Row::Siguo))
 }
 
 impl Row {
@@ -293,6 +359,7 @@ impl Row {
         match self {
             Row::Own(s, _) => s.name,
             Row::Rule(s) => s.name,
+            Row::Siguo(s) => s.name,
         }
     }
 
@@ -301,15 +368,24 @@ impl Row {
         match *self {
             Row::Own(s, _) => spec(s, o),
             Row::Rule(s) => spec(s, &o.rules),
+            Row::Siguo(s) => spec(s, &o.siguo_rules),
         }
     }
 
-    /// Parses `raw` into `o`.
-    fn apply(&self, o: &mut Options, raw: &str) -> Result<Effect, BadValue> {
-        match *self {
-            Row::Own(s, effect) => s.apply(o, raw).map(|()| effect),
-            Row::Rule(s) => s.apply(&mut o.rules, raw).map(|()| Effect::Rules),
-        }
+    /// Parses `raw` into `o`. While a four-player variant is chosen, a
+    /// two-player rule option sets its four-player namesake, and one
+    /// without a namesake is refused.
+    fn apply(&self, o: &mut Options, raw: &str) -> Result<Effect, OptionError> {
+        let result = match (self, o.siguo) {
+            (&Row::Own(s, effect), _) => s.apply(o, raw).map(|()| effect),
+            (Row::Rule(s), None) => s.apply(&mut o.rules, raw).map(|()| Effect::Rules),
+            (Row::Rule(s), Some(v)) => match SiguoRules::SETTINGS.iter().find(|r| r.name == s.name) {
+                Some(r) => r.apply(&mut o.siguo_rules, raw).map(|()| Effect::Rules),
+                None => return Err(OptionError::NotForSiguo(s.name, v.name())),
+            },
+            (Row::Siguo(s), _) => s.apply(&mut o.siguo_rules, raw).map(|()| Effect::Rules),
+        };
+        result.map_err(OptionError::BadValue)
     }
 }
 
@@ -343,7 +419,7 @@ impl Options {
             .find(|r| r.name().eq_ignore_ascii_case(name))
             .ok_or_else(|| OptionError::Unknown(name.to_owned()))?;
         let raw = value.ok_or_else(|| OptionError::MissingValue(row.name().to_owned()))?;
-        row.apply(self, raw).map_err(OptionError::BadValue)
+        row.apply(self, raw)
     }
 }
 
@@ -366,7 +442,7 @@ mod tests {
     #[test]
     fn every_announced_option_can_be_set_to_its_default() {
         let specs = Options::specs();
-        assert_eq!(specs.len(), BEFORE_RULES.len() + Rules::SETTINGS.len() + AFTER_RULES.len());
+        assert_eq!(specs.len(), BEFORE_RULES.len() + Rules::SETTINGS.len() + AFTER_RULES.len() + 4);
         for spec in &specs {
             let mut o = Options::default();
             o.set(&spec.name, Some(&default_text(&spec.kind))).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
@@ -406,5 +482,35 @@ mod tests {
         assert_eq!(o.threads, 3);
         assert!(matches!(o.set("SearchParams", Some("nonsense")), Err(OptionError::BadValue(_))));
         assert_eq!(o.search_params_text, "");
+    }
+
+    #[test]
+    fn variant_names_are_the_presets_then_the_four_player_ones() {
+        let two = Variant::ALL.map(Variant::name);
+        let four = SiguoVariant::ALL.map(SiguoVariant::name);
+        assert_eq!(VARIANT_NAMES[..5], two);
+        assert_eq!(VARIANT_NAMES[5..], four);
+    }
+
+    #[test]
+    fn four_player_variants_take_the_rule_options_they_have() {
+        let mut o = Options::default();
+        assert_eq!(o.set("Variant", Some("SIGUO")), Ok(Effect::Rules));
+        assert_eq!((o.siguo, o.siguo_rules), (Some(SiguoVariant::Siguo), SiguoRules::CLASSIC));
+        assert_eq!(o.siguo_rules.quiet_limit, 71);
+        assert_eq!(o.set("QuietLimit", Some("30")), Ok(Effect::Rules));
+        assert_eq!(o.set("firstseat", Some("n")), Ok(Effect::Rules));
+        assert_eq!(o.set("PartnerVisible", Some("true")), Ok(Effect::Rules));
+        assert_eq!(o.set("MarshalRevealsFlag", Some("false")), Ok(Effect::Rules));
+        assert_eq!((o.siguo_rules.quiet_limit, o.siguo_rules.first_seat), (30, crate::siguo::Seat::North));
+        assert!(o.siguo_rules.partner_visible && !o.siguo_rules.base.marshal_reveals_flag);
+        assert_eq!(o.rules, Rules::FLIP, "the two-player rules are left alone");
+        assert_eq!(o.set("QuietResult", Some("draw")), Err(OptionError::NotForSiguo("QuietResult", "siguo")));
+        assert!(matches!(o.set("BombTiesFlag", Some("true")), Err(OptionError::NotForSiguo(..))));
+        assert_eq!(o.set("Variant", Some("siguo-open")), Ok(Effect::Rules));
+        assert_eq!(o.siguo_rules, SiguoRules::OPEN);
+        assert_eq!(o.set("Variant", Some("classic")), Ok(Effect::Rules));
+        assert_eq!((o.siguo, o.rules), (None, Rules::CLASSIC));
+        assert_eq!(o.set("QuietResult", Some("draw")), Ok(Effect::Rules));
     }
 }

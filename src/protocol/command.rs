@@ -6,6 +6,8 @@ use std::fmt;
 use crate::action::{Action, Token};
 use crate::piece::Colour;
 use crate::position::Setup;
+use crate::siguo::notation::SiguoSetup;
+use crate::siguo::{Seat, SiguoToken};
 
 /// Where a `position` command starts.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -15,6 +17,15 @@ pub enum PositionStart {
     StartPos,
     /// `fen <position string>`.
     Fen(Setup),
+}
+
+/// Where a four-player `position` command starts.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SiguoStart {
+    /// `startpos`: the empty board before the deployment.
+    StartPos,
+    /// `fen <four-player position string>`.
+    Fen(SiguoSetup),
 }
 
 /// The limits and clocks of a `go` command. Times in milliseconds.
@@ -83,6 +94,16 @@ pub enum Command {
     Perft(u32),
     /// `bench`.
     Bench,
+    /// `position (startpos | fen <four-player position string>) [moves
+    /// <tokens>...]` in a four-player variant.
+    SiguoPosition {
+        /// The starting position.
+        start: SiguoStart,
+        /// The history from there.
+        moves: Vec<SiguoToken>,
+    },
+    /// `go setup [s|e|n|w]` in a four-player variant.
+    SiguoGoSetup(Option<Seat>),
 }
 
 impl fmt::Display for Command {
@@ -151,6 +172,22 @@ impl fmt::Display for Command {
             Command::Display => f.write_str("d"),
             Command::Perft(d) => write!(f, "perft {d}"),
             Command::Bench => f.write_str("bench"),
+            Command::SiguoPosition { start, moves } => {
+                f.write_str("position ")?;
+                match start {
+                    SiguoStart::StartPos => f.write_str("startpos")?,
+                    SiguoStart::Fen(s) => write!(f, "fen {s}")?,
+                }
+                if !moves.is_empty() {
+                    f.write_str(" moves")?;
+                    moves.iter().try_for_each(|m| write!(f, " {m}"))?;
+                }
+                Ok(())
+            }
+            Command::SiguoGoSetup(s) => match s {
+                Some(s) => write!(f, "go setup {}", s.to_char().to_ascii_lowercase()),
+                None => f.write_str("go setup"),
+            },
         }
     }
 }

@@ -6,6 +6,6 @@ pub mod command;
 pub mod parse;
 pub mod response;
 
-pub use command::{Command, Go, PositionStart};
-pub use parse::{ParseError, parse_command, parse_response, parse_tokens};
+pub use command::{Command, Go, PositionStart, SiguoStart};
+pub use parse::{ParseError, parse_command, parse_response, parse_siguo_command, parse_tokens};
 pub use response::{Belief, Info, OptionKind, OptionSpec, Response, RootStatLine, Score};

@@ -11,12 +11,14 @@ use nom::multi::many0;
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-use super::command::{Command, Go, PositionStart};
+use super::command::{Command, Go, PositionStart, SiguoStart};
 use super::response::{Belief, Info, OptionKind, OptionSpec, Response, RootStatLine, Score};
 use crate::action::Token;
 use crate::deployment::Deployment;
 use crate::notation::{NotationError, parse_action, parse_deployment, parse_point, parse_setup, parse_token};
 use crate::piece::{Colour, Kind};
+use crate::siguo::notation::{ArmDeployment, SiguoNotationError, parse_siguo_action, parse_siguo_setup};
+use crate::siguo::{Seat, SiguoToken, TokenError};
 
 /// Why a line could not be read.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -61,6 +63,19 @@ pub enum ParseError {
     },
     /// A malformed deployment in `bestsetup`.
     Setup(String),
+    /// A command or argument the four-player variants do not take yet.
+    NotForSiguo(&'static str),
+    /// A malformed four-player position string.
+    SiguoFen(SiguoNotationError),
+    /// A malformed four-player history token (1-based index in the list).
+    SiguoMove {
+        /// Position in the `moves` list, from 1.
+        index: usize,
+        /// The token text.
+        token: String,
+        /// What is wrong with it.
+        error: TokenError,
+    },
 }
 
 impl fmt::Display for ParseError {
@@ -74,6 +89,9 @@ impl fmt::Display for ParseError {
             ParseError::Fen(e) => write!(f, "position fen: {e}"),
             ParseError::Move { index, token, error } => write!(f, "position: move {index} '{token}': {error}"),
             ParseError::Setup(e) => write!(f, "bestsetup: {e}"),
+            ParseError::NotForSiguo(what) => write!(f, "{what}: not available for four players yet"),
+            ParseError::SiguoFen(e) => write!(f, "position fen: {e}"),
+            ParseError::SiguoMove { index, token, error } => write!(f, "position: move {index} '{token}': {error}"),
         }
     }
 }
@@ -137,6 +155,71 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "go" => parse_go(rest),
         other => Err(ParseError::UnknownCommand(other.to_owned())),
     }
+}
+
+/// Parses one line from the GUI in a four-player variant: `position` takes
+/// the four-player position string and history tokens, `go setup` a seat
+/// (`s`, `e`, `n`, `w`), `go searchmoves` is refused (two-player actions);
+/// every other command reads as in [`parse_command`].
+///
+/// # Errors
+/// As [`parse_command`].
+pub fn parse_siguo_command(line: &str) -> Result<Command, ParseError> {
+    let w = words(line);
+    match w.split_first() {
+        Some((&"position", rest)) => parse_siguo_position(rest),
+        Some((&"go", rest)) if rest.first() == Some(&"setup") => match &rest[1..] {
+            [] => Ok(Command::SiguoGoSetup(None)),
+            [s] => match s.chars().collect::<Vec<_>>()[..] {
+                [c] if c.is_ascii_lowercase() && Seat::from_char(c).is_some() => {
+                    Ok(Command::SiguoGoSetup(Seat::from_char(c)))
+                }
+                _ => Err(ParseError::BadValue {
+                    command: "go",
+                    field: "setup seat (s, e, n or w)".into(),
+                    value: (*s).into(),
+                }),
+            },
+            [_, extra, ..] => Err(ParseError::Unexpected { command: "go", word: (*extra).to_owned() }),
+        },
+        Some((&"go", rest)) if rest.contains(&"searchmoves") => Err(ParseError::NotForSiguo("go searchmoves")),
+        _ => parse_command(line),
+    }
+}
+
+fn parse_siguo_position(rest: &[&str]) -> Result<Command, ParseError> {
+    const C: &str = "position";
+    let moves_at = rest.iter().position(|w| *w == "moves");
+    let (head, tail) = match moves_at {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    let start = match head.split_first() {
+        Some((&"startpos", more)) => {
+            no_more(C, more)?;
+            SiguoStart::StartPos
+        }
+        Some((&"fen", fields)) => {
+            if fields.is_empty() {
+                return Err(ParseError::Missing { command: C, what: "position string after 'fen'" });
+            }
+            SiguoStart::Fen(parse_siguo_setup(&fields.join(" ")).map_err(ParseError::SiguoFen)?)
+        }
+        Some((w, _)) => return Err(ParseError::Unexpected { command: C, word: (*w).to_owned() }),
+        None => return Err(ParseError::Missing { command: C, what: "'startpos' or 'fen'" }),
+    };
+    let moves = tail
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            t.parse::<SiguoToken>().map_err(|error| ParseError::SiguoMove {
+                index: i + 1,
+                token: (*t).to_owned(),
+                error,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Command::SiguoPosition { start, moves })
 }
 
 fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
@@ -269,13 +352,22 @@ pub fn parse_response(line: &str) -> Result<Response, ParseError> {
         "bestsetup" => {
             let text = rest.first().ok_or(ParseError::Missing { command: "bestsetup", what: "deployment" })?;
             no_more("bestsetup", &rest[1..])?;
+            if text.contains(['s', 'e', 'n', 'w']) {
+                return ArmDeployment::parse(text).map(Response::SiguoBestSetup).map_err(ParseError::Setup);
+            }
             parse_setup_string(text).map(Response::BestSetup)
         }
         "info" => parse_info(line, rest),
         "nodes" if rest.len() == 1 => number("nodes", "total", rest.first()).map(Response::PerftTotal),
         _ if head.ends_with(':') && rest.len() == 1 => {
-            let a = parse_action(&head[..head.len() - 1]).map_err(|_| ParseError::UnknownCommand(head.to_owned()))?;
-            Ok(Response::PerftLine(a, number("perft", "count", rest.first())?))
+            let text = &head[..head.len() - 1];
+            let n = number("perft", "count", rest.first())?;
+            match parse_action(text) {
+                Ok(a) => Ok(Response::PerftLine(a, n)),
+                Err(_) => parse_siguo_action(text)
+                    .map(|a| Response::SiguoPerftLine(a, n))
+                    .map_err(|_| ParseError::UnknownCommand(head.to_owned())),
+            }
         }
         _ if rest.len() == 3 && rest[0] == "nodes" && rest[2] == "nps" => Ok(Response::BenchTotal {
             nodes: number("bench", "nodes", w.first())?,
@@ -300,6 +392,9 @@ fn parse_bestmove(rest: &[&str]) -> Result<Response, ParseError> {
     let first = rest.first().ok_or(ParseError::Missing { command: C, what: "action" })?;
     let action = if *first == "none" {
         None
+    } else if let (Err(_), Ok(a)) = (parse_action(first), parse_siguo_action(first)) {
+        no_more(C, &rest[1..])?;
+        return Ok(Response::SiguoBestMove(a));
     } else {
         Some(parse_action(first).map_err(|_| ParseError::BadValue {
             command: C,

@@ -167,6 +167,13 @@ pub enum Response {
     },
     /// Free text of a debug command (`d`).
     Text(String),
+    /// `bestmove <action>` of a four-player game (`Sa3-Sa4`); no action is
+    /// [`Response::BestMove`] with none.
+    SiguoBestMove(crate::siguo::Action),
+    /// `bestsetup <deployment>` of a seat's arm (`s5s3s7s4s6/...`).
+    SiguoBestSetup(crate::siguo::notation::ArmDeployment),
+    /// A four-player perft divide line `<action>: <count>`.
+    SiguoPerftLine(crate::siguo::Action, u64),
 }
 
 impl Response {
@@ -258,6 +265,9 @@ impl fmt::Display for Response {
             Response::PerftTotal(n) => write!(f, "nodes {n}"),
             Response::BenchTotal { nodes, nps } => write!(f, "{nodes} nodes {nps} nps"),
             Response::Text(s) => f.write_str(s),
+            Response::SiguoBestMove(a) => write!(f, "bestmove {a}"),
+            Response::SiguoBestSetup(d) => write!(f, "bestsetup {d}"),
+            Response::SiguoPerftLine(a, n) => write!(f, "{a}: {n}"),
         }
     }
 }

@@ -14,14 +14,19 @@
 //! - `perft`: counting the move/attack tree;
 //! - `token`: what a referee tells a seat (`Sa6xCa1+`, `Nb1=nF`, `N#flag`)
 //!   and how a seat's view takes it in;
-//! - `referee`: the truth, and what each seat is told of it.
+//! - `referee`: the truth, and what each seat is told of it;
+//! - `notation`: the protocol's position string, arm deployments, bare
+//!   actions, the board of `d`, and the game state the protocol carries;
+//! - `play`: the hook the engine loop calls for a four-player `go`.
 //!
-//! The protocol and search for four players come later.
+//! The search for four players comes later (see `play`).
 
 pub mod action;
 pub mod bitset;
 pub mod movegen;
+pub mod notation;
 pub mod perft;
+pub mod play;
 pub mod position;
 pub mod referee;
 pub mod rules;

@@ -35,17 +35,18 @@ pub fn child(pos: &Position, action: Action) -> Position {
     next
 }
 
-fn inner(pos: &Position, depth: u32, lists: &mut [Vec<Action>]) -> u64 {
+fn inner(pos: &Position, depth: u32, lists: &mut [Vec<Action>], stop: &dyn Fn() -> bool) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_actions(),
+        _ if stop() => 0,
         _ => {
             let Some((list, rest)) = lists.split_first_mut() else {
                 return 0;
             };
             list.clear();
             pos.legal_actions(list);
-            list.iter().map(|&a| inner(&child(pos, a), depth - 1, rest)).sum()
+            list.iter().map(|&a| inner(&child(pos, a), depth - 1, rest, stop)).sum()
         }
     }
 }
@@ -60,7 +61,7 @@ pub fn perft(pos: &Position, depth: u32) -> Result<u64, PerftError> {
         return Err(PerftError::HiddenKinds { depth });
     }
     let mut lists = vec![Vec::new(); depth as usize];
-    Ok(inner(pos, depth, &mut lists))
+    Ok(inner(pos, depth, &mut lists, &|| false))
 }
 
 /// Perft split by first action, in generation order.
@@ -68,6 +69,15 @@ pub fn perft(pos: &Position, depth: u32) -> Result<u64, PerftError> {
 /// # Errors
 /// As [`perft`]; depth 0 gives an empty list.
 pub fn divide(pos: &Position, depth: u32) -> Result<Vec<(Action, u64)>, PerftError> {
+    divide_until(pos, depth, &|| false)
+}
+
+/// [`divide`] that gives up (with partial, meaningless counts) as soon as
+/// `stop` returns true; the caller knows it asked to stop.
+///
+/// # Errors
+/// As [`perft`].
+pub fn divide_until(pos: &Position, depth: u32, stop: &dyn Fn() -> bool) -> Result<Vec<(Action, u64)>, PerftError> {
     if depth > 1 && pos.has_hidden_kinds() {
         return Err(PerftError::HiddenKinds { depth });
     }
@@ -77,5 +87,5 @@ pub fn divide(pos: &Position, depth: u32) -> Result<Vec<(Action, u64)>, PerftErr
     let mut actions = Vec::new();
     pos.legal_actions(&mut actions);
     let mut lists = vec![Vec::new(); depth as usize];
-    Ok(actions.into_iter().map(|a| (a, inner(&child(pos, a), depth - 1, &mut lists))).collect())
+    Ok(actions.into_iter().map(|a| (a, inner(&child(pos, a), depth - 1, &mut lists, stop))).collect())
 }
