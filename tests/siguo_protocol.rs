@@ -270,10 +270,46 @@ fn an_open_session_plays_out_attacks_and_deeper_perft() {
         let wrong = ['+', '-', '='].into_iter().find(|&c| c != o.to_char()).unwrap();
         let got = s.ask(&format!("position fen {start} moves {} {a}{wrong}", moves.join(" ")), |_| true);
         assert!(
-            got[0].starts_with(&format!("info string error: position: move {} '{a}{wrong}'", moves.len() + 1)),
+            got[0].starts_with(&format!(
+                "info string error: position: move {}: {a}{wrong}: the kinds decide",
+                moves.len() + 1
+            )),
             "{got:?}"
         );
         let d = s.ask("d", |l| l == "end");
         assert!(d.contains(&format!("fen {fen}")), "the last good position stays");
+    }
+}
+
+/// The histories of tests/transcripts/11_siguo_session.in are South's
+/// view of refereed games (deployments 5; at random, an attack when one is
+/// drawn 3 times in 10, until 7 attacks): the golden file replays what a
+/// referee tells, reveals and all.
+#[test]
+fn the_golden_session_replays_refereed_games() {
+    let golden = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts/11_siguo_session.in"))
+        .expect("the golden input");
+    for rules in [SiguoRules::CLASSIC, SiguoRules::OPEN] {
+        let mut referee = SiguoReferee::new(Position::start(rules, &deployments(5)));
+        let mut r = rng(77);
+        let mut attacks = 0;
+        while attacks < 7 {
+            let mut legal = Vec::new();
+            referee.truth().legal_actions(&mut legal);
+            let attacking: Vec<_> = legal.iter().copied().filter(|a| a.attack).collect();
+            let a = if !attacking.is_empty() && r.random_bool(0.3) {
+                attacking[0]
+            } else {
+                legal[r.random_range(0..legal.len())]
+            };
+            attacks += usize::from(a.attack);
+            referee.play(a).unwrap();
+        }
+        let toks: Vec<String> = referee.told(Seat::South).iter().map(ToString::to_string).collect();
+        let line = format!("position fen {} moves {}", state(referee.start(Seat::South).clone()), toks.join(" "));
+        assert!(golden.lines().any(|l| l == line), "{line}");
+        if rules == SiguoRules::CLASSIC {
+            assert!(toks.iter().any(|t| t.ends_with('=')) && toks.iter().any(|t| t.contains("=wF")), "{toks:?}");
+        }
     }
 }

@@ -47,7 +47,8 @@ impl Engine {
         let mut now = base.clone();
         for (i, t) in moves.iter().enumerate() {
             if let Err(e) = now.apply(*t) {
-                return self.error(format!("position: move {} '{t}': {e}", i + 1));
+                // The error names the token.
+                return self.error(format!("position: move {}: {e}", i + 1));
             }
         }
         log::info!("position: {now} after {} history token(s), {} to move", moves.len(), now.pos.side_to_move());

@@ -91,6 +91,10 @@ impl fmt::Display for ParseError {
             ParseError::Setup(e) => write!(f, "bestsetup: {e}"),
             ParseError::NotForSiguo(what) => write!(f, "{what}: not available for four players yet"),
             ParseError::SiguoFen(e) => write!(f, "position fen: {e}"),
+            // A token of no form is named by the error itself.
+            ParseError::SiguoMove { index, error: error @ TokenError::Form(_), .. } => {
+                write!(f, "position: move {index}: {error}")
+            }
             ParseError::SiguoMove { index, token, error } => write!(f, "position: move {index} '{token}': {error}"),
         }
     }
