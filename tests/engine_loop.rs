@@ -303,6 +303,66 @@ fn robustness_random_and_mutated_lines() {
     assert!(!h.engine.handle_line("quit"));
 }
 
+/// The same in a four-player variant: 30,000 random and mutated lines
+/// around four-player commands, no panic, an error for every line the
+/// four-player parser rejects, and a `bestmove` for every `go` that is
+/// accepted.
+#[test]
+fn robustness_four_player_lines() {
+    use luzhanqi::protocol::parse_siguo_command;
+    let mut h = Harness::new();
+    h.send("setoption name Variant value siguo");
+    h.send("setoption name Seed value 3");
+    let fen = "n?n?n?n?n?/n?n?n?n?n?/n?1n?1n?/n?n?1n?n?/n?1n?1n?/n?n?n?n?n?/w?w?w?w?w?w?3e?e?e?e?e?e?/w?w?1w?1w?e?1e?1e?e?/w?w?w?1w?w?3e?e?1e?e?e?/w?w?1w?1w?e?1e?1e?e?/w?w?w?w?w?w?3e?e?e?e?e?e?/s2s2s2s1s3/s91s71s4/s1s31sBs4/s31s51sB/s7sMs8s6s6/sMsFsMs5s1 s 0 0 - -";
+    let seeds: Vec<String> = [
+        format!("position fen {fen}"),
+        format!("position fen {fen} moves Sa6xWe6- Eb4-Eb3 Na6xEe6+ We6-Sa6 Sa5xSa6+"),
+        format!(
+            "position fen {fen} moves Sa6xWe6- Eb4-Eb3 Na6xEe6+ We6-Sa6 Sa5xSa6+ Ec6-Cb2 Na2-Nb3 We5xSa6= Wd1=wF Sb1=sF"
+        ),
+        "position startpos".to_owned(),
+        "setoption name FirstSeat value N".to_owned(),
+        "setoption name PartnerVisible value true".to_owned(),
+        "setoption name Variant value siguo-open".to_owned(),
+        "setoption name Variant value siguo".to_owned(),
+        "go setup w".to_owned(),
+        "go nodes 10".to_owned(),
+        "d".to_owned(),
+        "perft 1".to_owned(),
+    ]
+    .into_iter()
+    .collect();
+    let alphabet: Vec<char> = "SENWCsenwcabcde?BMF0123456789/ -+=x#".chars().collect();
+    let mut r = rng(12);
+    let mut rejected = 0;
+    for i in 0..30_000 {
+        let line = common::garbage_line(&mut r, i, &seeds, &alphabet);
+        let head = line.split_whitespace().next();
+        if matches!(head, Some("quit" | "bench")) || line.contains("Variant") && !line.contains("siguo") {
+            continue;
+        }
+        let out = if head == Some("go") && parse_siguo_command(&line).is_ok() && !line.contains("setup") {
+            h.send_wait(&line, "bestmove")
+        } else if head == Some("perft") || head == Some("d") {
+            let got = h.send(&line);
+            h.send("stop");
+            got
+        } else {
+            h.send(&line)
+        };
+        match parse_siguo_command(&line) {
+            Ok(_) | Err(ParseError::Empty) => {}
+            Err(_) => {
+                rejected += 1;
+                assert!(!errors(&out).is_empty(), "no error for {line:?}: {out:?}");
+            }
+        }
+    }
+    assert!(rejected > 5_000, "{rejected}");
+    h.send("stop");
+    assert!(!h.engine.handle_line("quit"));
+}
+
 /// Runs a whole session as if piped from a file and returns its output.
 fn piped(session: &str) -> Vec<String> {
     let (out, rx) = Output::channel();

@@ -239,3 +239,85 @@ fn garbage_lines_never_panic() {
         let _ = parse_response(&line);
     }
 }
+
+/// A four-player position string: South's view of a deployed board.
+const SIGUO_FEN: &str = "n?n?n?n?n?/n?n?n?n?n?/n?1n?1n?/n?n?1n?n?/n?1n?1n?/n?n?n?n?n?/w?w?w?w?w?w?3e?e?e?e?e?e?/w?w?1w?1w?e?1e?1e?e?/w?w?w?1w?w?3e?e?1e?e?e?/w?w?1w?1w?e?1e?1e?e?/w?w?w?w?w?w?3e?e?e?e?e?e?/s2s2s2s1s3/s91s71s4/s1s31sBs4/s31s51sB/s7sMs8s6s6/sMsFsMs5s1 s 0 0 - -";
+
+#[test]
+fn four_player_commands_and_responses_round_trip() {
+    use luzhanqi::protocol::{SiguoStart, parse_siguo_command};
+    use luzhanqi::siguo::notation::{ArmDeployment, parse_siguo_action, parse_siguo_setup};
+    use luzhanqi::siguo::{Seat, SiguoToken};
+    let tokens: Vec<SiguoToken> = ["Sa6xWe6-", "Eb4-Eb3", "Na6xEe6+", "Sa5xSa6+e3", "We5xSa6=", "Wd1=wF", "N#flag"]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let setup = parse_siguo_setup(SIGUO_FEN).unwrap();
+    let commands = [
+        Command::SiguoPosition { start: SiguoStart::StartPos, moves: vec![] },
+        Command::SiguoPosition { start: SiguoStart::Fen(setup.clone()), moves: vec![] },
+        Command::SiguoPosition { start: SiguoStart::Fen(setup), moves: tokens },
+        Command::SiguoGoSetup(None),
+        Command::SiguoGoSetup(Some(Seat::West)),
+        Command::Go(Go { nodes: Some(100), ..Go::default() }),
+        Command::Display,
+        Command::Perft(2),
+    ];
+    for c in commands {
+        let text = c.to_string();
+        assert_eq!(parse_siguo_command(&text), Ok(c.clone()), "{text}");
+        let odd = format!(" \t{}  \r", text.replace(' ', " \t  "));
+        assert_eq!(parse_siguo_command(&odd), Ok(c), "{odd:?}");
+    }
+    let mut r = rng(4);
+    let responses = [
+        Response::SiguoBestMove(parse_siguo_action("Sa6xCa1").unwrap()),
+        Response::SiguoBestMove(parse_siguo_action("We6-Sa6").unwrap()),
+        Response::SiguoPerftLine(parse_siguo_action("Cb1xEa6").unwrap(), 32),
+        Response::SiguoBestSetup(ArmDeployment::new(Seat::North, Deployment::random(Colour::Red, &mut r))),
+        Response::SiguoBestSetup(ArmDeployment::new(Seat::East, Deployment::random(Colour::Red, &mut r))),
+    ];
+    for resp in responses {
+        let text = resp.to_string();
+        assert_eq!(parse_response(&text), Ok(resp), "{text}");
+    }
+}
+
+#[test]
+fn four_player_command_errors_are_typed() {
+    use luzhanqi::protocol::parse_siguo_command;
+    let fen = |from: &str, to: &str| format!("position fen {}", SIGUO_FEN.replacen(from, to, 1));
+    let cases: Vec<(String, &str)> = vec![
+        ("go setup r".into(), "go: bad value 'r' for setup seat (s, e, n or w)"),
+        ("go setup S".into(), "go: bad value 'S' for setup seat"),
+        ("go setup s e".into(), "go: unexpected 'e'"),
+        ("go searchmoves Sa6-Sb5".into(), "go searchmoves: not available for four players yet"),
+        ("position fen".into(), "position: missing position string"),
+        ("position startpos moves a6-a7".into(), "position: move 1 'a6-a7': 'a': a point starts with S, E, N, W or C"),
+        ("position startpos moves Sa6xCa1".into(), "position: move 1: 'Sa6xCa1': a token is"),
+        ("position startpos moves Sa6xCa1+b3".into(), "a piece is a seat letter and a kind"),
+        ("position startpos moves Sf6-Sa5".into(), "'f': files run a..e"),
+        ("position startpos moves Cd1-Cb1".into(), "'d': files run a..e in an arm, a..c in the centre"),
+        ("position startpos moves Ca4-Cb1".into(), "'4': ranks run"),
+        ("position startpos moves X#flag".into(), "a token is"),
+        (fen(" s 0 0", " r 0 0"), "position fen: 'r': the seat to move is s, e, n or w"),
+        (fen(" 0 0 -", " 0 x -"), "position fen: 'x': the ply count is a number"),
+        (fen("- -", "- - -"), "position fen: unexpected '-' after the seats out"),
+        (fen("- -", "b? -"), "position fen: 'b?': removed pieces"),
+        (fen("- -", "- sx"), "position fen: 'sx': the seats out"),
+        (fen("n?n?n?n?n?/", "n?n?n?n?n?n?/"), "position fen: bad row 1: 6 points, expected 5"),
+        (fen("n?n?n?n?n?/", "r?n?n?n?n?/"), "position fen: bad row 1: 'r'"),
+        (fen("n?n?n?n?n?/", "nXn?n?n?n?/"), "position fen: bad row 1: 'nX'"),
+        (fen("n?n?n?n?n?/", "0n?n?n?n?n?/"), "position fen: bad row 1: '0'"),
+        (fen("n?n?n?n?n?/", ""), "position fen: the board has 16 rows"),
+    ];
+    for (line, expected) in cases {
+        let e = parse_siguo_command(&line).unwrap_err();
+        assert!(e.to_string().contains(expected), "{line:?}: {e}");
+    }
+    // In the two-player variants the four-player forms stay errors, unchanged.
+    assert_eq!(parse_command("go setup s").unwrap_err().to_string(), "go: bad value 's' for setup colour");
+    for bad in ["bestmove Sa6xCa9", "bestmove Sa6-Ca1 ponder Sa6", "Sa6-Ca1: x", "bestsetup s5s3"] {
+        assert!(parse_response(bad).is_err(), "{bad:?}");
+    }
+}
