@@ -8,8 +8,8 @@
 //! 6, 9); a team with both seats out loses (item 8), both teams out at once
 //! is a draw (item 9); the quiet limit draws (§5 row 7).
 //!
-//! Text form (for tests and debugging; the protocol's notation comes
-//! later): `<side> <out> [q<quiet>] <piece>...`, the side to move as a seat letter,
+//! Text form (for tests and debugging; the protocol's position string is
+//! `notation::SiguoSetup`): `<side> <out> [q<quiet>] <piece>...`, the side to move as a seat letter,
 //! the seats out as letters or `-`, then every piece as point, `:`, the
 //! owner's letter in lower case and the kind (`1`..`9`, `B`, `M`, `F`, or
 //! `?` when unknown), in point order: `S - Sb1:sF Sc2:s9 Ca1:e1`. The
