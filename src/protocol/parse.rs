@@ -192,25 +192,10 @@ pub fn parse_siguo_command(line: &str) -> Result<Command, ParseError> {
 }
 
 fn parse_siguo_position(rest: &[&str]) -> Result<Command, ParseError> {
-    const C: &str = "position";
-    let moves_at = rest.iter().position(|w| *w == "moves");
-    let (head, tail) = match moves_at {
-        Some(i) => (&rest[..i], &rest[i + 1..]),
-        None => (rest, &[][..]),
-    };
-    let start = match head.split_first() {
-        Some((&"startpos", more)) => {
-            no_more(C, more)?;
-            SiguoStart::StartPos
-        }
-        Some((&"fen", fields)) => {
-            if fields.is_empty() {
-                return Err(ParseError::Missing { command: C, what: "position string after 'fen'" });
-            }
-            SiguoStart::Fen(parse_siguo_setup(&fields.join(" ")).map_err(ParseError::SiguoFen)?)
-        }
-        Some((w, _)) => return Err(ParseError::Unexpected { command: C, word: (*w).to_owned() }),
-        None => return Err(ParseError::Missing { command: C, what: "'startpos' or 'fen'" }),
+    let (fen, tail) = position_parts(rest)?;
+    let start = match fen {
+        None => SiguoStart::StartPos,
+        Some(text) => SiguoStart::Fen(parse_siguo_setup(&text).map_err(ParseError::SiguoFen)?),
     };
     let moves = tail
         .iter()
@@ -245,29 +230,32 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
     Ok(Command::SetOption { name: name_words.join(" "), value })
 }
 
-fn parse_position_command(rest: &[&str]) -> Result<Command, ParseError> {
+/// The words after `position` split into the start (`None` for
+/// `startpos`, the position string after `fen`) and the history tokens
+/// after `moves`.
+fn position_parts<'a>(rest: &'a [&'a str]) -> Result<(Option<String>, &'a [&'a str]), ParseError> {
     const C: &str = "position";
-    let moves_at = rest.iter().position(|w| *w == "moves");
-    let (head, tail) = match moves_at {
-        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
-        None => (rest, None),
+    let (head, tail) = match rest.iter().position(|w| *w == "moves") {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
     };
-    let start = match head.split_first() {
-        Some((&"startpos", more)) => {
-            no_more(C, more)?;
-            PositionStart::StartPos
-        }
-        Some((&"fen", fields)) => {
-            if fields.is_empty() {
-                return Err(ParseError::Missing { command: C, what: "position string after 'fen'" });
-            }
-            PositionStart::Fen(parse_setup(&fields.join(" ")).map_err(ParseError::Fen)?)
-        }
-        Some((w, _)) => return Err(ParseError::Unexpected { command: C, word: (*w).to_owned() }),
-        None => return Err(ParseError::Missing { command: C, what: "'startpos' or 'fen'" }),
+    match head.split_first() {
+        Some((&"startpos", more)) => no_more(C, more).map(|()| (None, tail)),
+        Some((&"fen", [])) => Err(ParseError::Missing { command: C, what: "position string after 'fen'" }),
+        Some((&"fen", fields)) => Ok((Some(fields.join(" ")), tail)),
+        Some((w, _)) => Err(ParseError::Unexpected { command: C, word: (*w).to_owned() }),
+        None => Err(ParseError::Missing { command: C, what: "'startpos' or 'fen'" }),
+    }
+}
+
+fn parse_position_command(rest: &[&str]) -> Result<Command, ParseError> {
+    let (fen, tail) = position_parts(rest)?;
+    let start = match fen {
+        None => PositionStart::StartPos,
+        Some(text) => PositionStart::Fen(parse_setup(&text).map_err(ParseError::Fen)?),
     };
     let mut moves = Vec::new();
-    for (i, t) in tail.unwrap_or(&[]).iter().enumerate() {
+    for (i, t) in tail.iter().enumerate() {
         let token = parse_token(t).map_err(|error| ParseError::Move { index: i + 1, token: (*t).to_owned(), error })?;
         moves.push(token);
     }

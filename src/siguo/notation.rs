@@ -30,7 +30,7 @@
 use std::fmt;
 
 use super::action::Action;
-use super::position::{OutReason, Piece, Position};
+use super::position::{OutReason, Piece, Position, one_seat};
 use super::rules::SiguoRules;
 use super::token::{ApplyError, SiguoToken};
 use super::topology::{ARM_POINTS, CAMPS, HQS, NUM_POINTS, Point, PointError, Region, Seat};
@@ -235,14 +235,6 @@ pub struct SiguoSetup {
     pub removed: Vec<Piece>,
     /// The seats out, in the order they went out.
     pub out: Vec<Seat>,
-}
-
-fn one_seat(s: &str) -> Option<Seat> {
-    let mut c = s.chars();
-    match (c.next(), c.next()) {
-        (Some(ch), None) => Seat::from_char(ch),
-        _ => None,
-    }
 }
 
 /// Reads a position string (module documentation); the rules check it in

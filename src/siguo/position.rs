@@ -597,7 +597,8 @@ impl From<PointError> for PositionError {
     }
 }
 
-fn one_seat(s: &str) -> Option<Seat> {
+/// A single seat letter, either case.
+pub(super) fn one_seat(s: &str) -> Option<Seat> {
     let mut c = s.chars();
     match (c.next(), c.next()) {
         (Some(ch), None) => Seat::from_char(ch),
