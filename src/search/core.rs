@@ -14,13 +14,11 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::SearchWorker;
-use super::leaf::{LeafEval, for_red};
+use super::game::GameState;
+use super::leaf::for_red;
 use super::params::Params;
-use super::priors;
 use super::tree::{Edge, NONE, Node, Proven, Tree};
-use crate::action::Action;
 use crate::piece::Colour;
-use crate::position::Position;
 use crate::random::Rng;
 
 /// Selection's value of a child proven lost for the side choosing it: below
@@ -96,16 +94,19 @@ pub enum Pick {
 /// The game state one iteration carries down the tree, and the choices
 /// that depend on it.
 pub trait Walk: Send {
+    /// The positions of the tree's decision nodes.
+    type Pos: GameState;
+
     /// Whether proven results are exact for this walk: the solver then
     /// propagates them and selection takes a proven win at once (the
     /// hidden walk uses them only as values, legality varying by world).
     const SOLVES: bool;
 
     /// Sets the state to the root position for a new iteration.
-    fn begin(&mut self, core: &mut Core, root: &Position);
+    fn begin(&mut self, core: &mut Core<Self::Pos>, root: &Self::Pos);
 
     /// The position whose legal actions are a decision node's edges.
-    fn public(&self) -> &Position;
+    fn public(&self) -> &Self::Pos;
 
     /// A game over in [`Walk::public`] before any action (`None`: go on).
     fn finished(&self) -> Option<Terminal>;
@@ -113,13 +114,18 @@ pub trait Walk: Send {
     /// At chance node `node` (expanded here if need be): the edge to follow
     /// and the mover of its child; `None` when the tree is full (the
     /// descent then ends at a leaf).
-    fn chance(&mut self, core: &mut Core, tree: &mut Tree, node: u32) -> Option<(usize, Option<Colour>)>;
+    fn chance(
+        &mut self,
+        core: &mut Core<Self::Pos>,
+        tree: &mut Tree<Self::Pos>,
+        node: u32,
+    ) -> Option<(usize, Option<Colour>)>;
 
     /// At expanded decision node `node`: the edge to follow.
-    fn select(&mut self, core: &Core, tree: &Tree, node: u32) -> Pick;
+    fn select(&mut self, core: &Core<Self::Pos>, tree: &Tree<Self::Pos>, node: u32) -> Pick;
 
     /// Plays `action`; returns whether a chance node follows it.
-    fn play(&mut self, action: Action) -> bool;
+    fn play(&mut self, action: <Self::Pos as GameState>::Action) -> bool;
 
     /// Completes the state when the descent stops between an action and its
     /// chance node.
@@ -128,20 +134,19 @@ pub trait Walk: Send {
     /// The value for Red of the leaf reached, and its result when the game
     /// is over there in a way the node may keep (`created` is the node the
     /// descent made for it).
-    fn evaluate(&mut self, core: &mut Core, created: Option<Step>) -> (f32, Option<Terminal>);
+    fn evaluate(&mut self, core: &mut Core<Self::Pos>, created: Option<Step>) -> (f32, Option<Terminal>);
 }
 
 /// The state of one search thread apart from its walk and its tree: its
-/// random numbers, constants, leaf evaluator, scratch buffers, and the path
-/// of the current iteration.
+/// random numbers, constants, scratch buffers, and the path of the current
+/// iteration.
 #[derive(Debug)]
-pub struct Core {
+pub struct Core<P: GameState> {
     pub(super) rng: Rng,
     pub(super) params: Params,
     pub(super) seldepth: u32,
-    pub(super) leaf_eval: LeafEval,
-    actions: Vec<Action>,
-    scratch: Vec<Action>,
+    actions: Vec<P::Action>,
+    scratch: Vec<P::Action>,
     priors: Vec<f32>,
     pub(super) path: Vec<Step>,
     /// Nodes moved into by this player take nothing from the current
@@ -149,14 +154,13 @@ pub struct Core {
     pub(super) blind_mover: Option<Colour>,
 }
 
-impl Core {
+impl<P: GameState> Core<P> {
     /// A core drawing from `rng`, with `params`.
-    pub fn new(rng: Rng, params: Params) -> Core {
+    pub fn new(rng: Rng, params: Params) -> Core<P> {
         Core {
             rng,
             params,
             seldepth: 0,
-            leaf_eval: LeafEval::new(&params),
             actions: Vec::with_capacity(ACTIONS_CAPACITY),
             scratch: Vec::with_capacity(ACTIONS_CAPACITY),
             priors: Vec::with_capacity(ACTIONS_CAPACITY),
@@ -167,13 +171,13 @@ impl Core {
 
     /// Gives decision node `node` one edge per legal action of `pos`, with
     /// priors; `false` when the tree has no room for them.
-    fn expand(&mut self, tree: &mut Tree, node: u32, pos: &Position) -> bool {
+    fn expand(&mut self, tree: &mut Tree<P>, node: u32, pos: &P) -> bool {
         self.actions.clear();
-        pos.legal_actions(&mut self.actions);
+        pos.legal(&mut self.actions);
         if tree.would_overflow(0, self.actions.len()) {
             return false;
         }
-        priors::for_node(pos, &self.actions, self.params.use_priors, &mut self.scratch, &mut self.priors);
+        pos.priors(&self.actions, self.params.use_priors, &mut self.scratch, &mut self.priors);
         let edges = self.actions.iter().zip(&self.priors).map(|(a, &prior)| Edge::action(*a, prior));
         tree.set_edges(node, edges);
         true
@@ -188,7 +192,7 @@ impl Core {
     /// chosen last.
     pub fn select(
         &self,
-        tree: &Tree,
+        tree: &Tree<P>,
         node: u32,
         exact_proven: bool,
         mut sqrt_count: impl FnMut(usize) -> Option<f32>,
@@ -226,7 +230,7 @@ impl Core {
 
     /// The step at chance node `node`: the branch the walk draws (a flip's
     /// identity, an attack's verdict).
-    fn chance_step<W: Walk>(&mut self, tree: &mut Tree, walk: &mut W, node: u32) -> Next {
+    fn chance_step<W: Walk<Pos = P>>(&mut self, tree: &mut Tree<P>, walk: &mut W, node: u32) -> Next {
         match walk.chance(self, tree, node) {
             Some((i, mover)) => Next::Edge { i, mover, chance_next: false },
             None => Next::End(Reached::Leaf(None)),
@@ -235,17 +239,17 @@ impl Core {
 
     /// The step at decision node `node` (expanded here if need be): the
     /// action the walk selects, played on its state.
-    fn decision_step<W: Walk>(&mut self, tree: &mut Tree, walk: &mut W, node: u32) -> Next {
+    fn decision_step<W: Walk<Pos = P>>(&mut self, tree: &mut Tree<P>, walk: &mut W, node: u32) -> Next {
         if let Some(t) = walk.finished() {
             return Next::End(Reached::Exact(t.value_for_red()));
         }
         if !tree.nodes[node as usize].expanded && !self.expand(tree, node, walk.public()) {
             return Next::End(Reached::Leaf(None));
         }
-        let mover = walk.public().side_to_move();
+        let mover = walk.public().mover();
         match walk.select(self, tree, node) {
             Pick::Edge(i) => {
-                let chance_next = walk.play(tree.edges_of(node)[i].as_action());
+                let chance_next = walk.play(tree.edges_of(node)[i].decode());
                 Next::Edge { i, mover, chance_next }
             }
             Pick::Stop(r) => Next::End(r),
@@ -255,10 +259,10 @@ impl Core {
     /// Selection and expansion from the root down to a proven node or a
     /// position to evaluate; the path is left in `self.path`. With
     /// `virtual_loss`, the path's nodes count the pending iteration as a loss.
-    fn descend<W: Walk>(&mut self, tree: &mut Tree, walk: &mut W, virtual_loss: bool) -> Reached {
+    fn descend<W: Walk<Pos = P>>(&mut self, tree: &mut Tree<P>, walk: &mut W, virtual_loss: bool) -> Reached {
         walk.begin(self, &tree.root_pos);
         self.path.clear();
-        let root_mover = tree.root_pos.side_to_move().map(Colour::opposite);
+        let root_mover = tree.root_pos.mover().map(Colour::opposite);
         self.path.push(Step { node: 0, mover: root_mover });
         let mut node = 0u32;
         // Actions taken (a chance node's branch is not one).
@@ -314,7 +318,7 @@ impl Core {
     /// Marks a new node that is a finished game, adds the result to the
     /// path (taking back the virtual loss) and, where results are exact,
     /// runs the solver.
-    fn backup(&mut self, tree: &mut Tree, created: Option<Step>, value: f32, end: Option<Terminal>, flags: Backup) {
+    fn backup(&mut self, tree: &mut Tree<P>, created: Option<Step>, value: f32, end: Option<Terminal>, flags: Backup) {
         if let (Some(step), Some(t)) = (created, end) {
             let n = &mut tree.nodes[step.node as usize];
             n.terminal = true;
@@ -337,7 +341,7 @@ impl Core {
     }
 
     /// Propagates proven results up the path of the last iteration.
-    fn solve_path(&self, tree: &mut Tree) {
+    fn solve_path(&self, tree: &mut Tree<P>) {
         for step in self.path.iter().rev() {
             let node = tree.nodes[step.node as usize];
             if node.proven != Proven::Unknown {
@@ -366,7 +370,7 @@ struct Backup {
 
 /// A decision node, for its mover: lost if the side to move has a proven
 /// win; won if every action is a proven loss for the side to move.
-fn prove_decision(tree: &Tree, idx: u32) -> Proven {
+fn prove_decision<P: GameState>(tree: &Tree<P>, idx: u32) -> Proven {
     let mut all_lost = true;
     let mut any_draw = false;
     for e in tree.edges_of(idx) {
@@ -389,7 +393,7 @@ fn prove_decision(tree: &Tree, idx: u32) -> Proven {
 }
 
 /// A chance node: proven when every branch leads to the same proven result.
-fn prove_chance(tree: &Tree, idx: u32) -> Proven {
+fn prove_chance<P: GameState>(tree: &Tree<P>, idx: u32) -> Proven {
     let mut result = None;
     for e in tree.edges_of(idx) {
         if e.child == NONE {
@@ -406,50 +410,50 @@ fn prove_chance(tree: &Tree, idx: u32) -> Proven {
 
 /// Where a worker's tree lives: owned, or shared with other threads behind
 /// a lock (tree parallelism).
-pub trait TreeHolder: Send {
+pub trait TreeHolder<P>: Send {
     /// Whether other workers use the same tree (virtual loss applies, and
     /// their roots are not merged).
     const SHARED: bool;
     /// Runs `f` on the tree.
-    fn with<R>(&self, f: impl FnOnce(&Tree) -> R) -> R;
+    fn with<R>(&self, f: impl FnOnce(&Tree<P>) -> R) -> R;
     /// Runs `f` on the tree, mutably.
-    fn with_mut<R>(&mut self, f: impl FnOnce(&mut Tree) -> R) -> R;
+    fn with_mut<R>(&mut self, f: impl FnOnce(&mut Tree<P>) -> R) -> R;
     /// The tree, from its owner or the last of the workers sharing it.
-    fn into_tree(self) -> Option<Tree>;
+    fn into_tree(self) -> Option<Tree<P>>;
 }
 
-impl TreeHolder for Tree {
+impl<P: Send> TreeHolder<P> for Tree<P> {
     const SHARED: bool = false;
 
-    fn with<R>(&self, f: impl FnOnce(&Tree) -> R) -> R {
+    fn with<R>(&self, f: impl FnOnce(&Tree<P>) -> R) -> R {
         f(self)
     }
 
-    fn with_mut<R>(&mut self, f: impl FnOnce(&mut Tree) -> R) -> R {
+    fn with_mut<R>(&mut self, f: impl FnOnce(&mut Tree<P>) -> R) -> R {
         f(self)
     }
 
-    fn into_tree(self) -> Option<Tree> {
+    fn into_tree(self) -> Option<Tree<P>> {
         Some(self)
     }
 }
 
-fn lock(tree: &Mutex<Tree>) -> MutexGuard<'_, Tree> {
+fn lock<P>(tree: &Mutex<Tree<P>>) -> MutexGuard<'_, Tree<P>> {
     tree.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-impl TreeHolder for Arc<Mutex<Tree>> {
+impl<P: Send> TreeHolder<P> for Arc<Mutex<Tree<P>>> {
     const SHARED: bool = true;
 
-    fn with<R>(&self, f: impl FnOnce(&Tree) -> R) -> R {
+    fn with<R>(&self, f: impl FnOnce(&Tree<P>) -> R) -> R {
         f(&lock(self))
     }
 
-    fn with_mut<R>(&mut self, f: impl FnOnce(&mut Tree) -> R) -> R {
+    fn with_mut<R>(&mut self, f: impl FnOnce(&mut Tree<P>) -> R) -> R {
         f(&mut lock(self))
     }
 
-    fn into_tree(self) -> Option<Tree> {
+    fn into_tree(self) -> Option<Tree<P>> {
         Arc::try_unwrap(self).ok().map(|m| m.into_inner().unwrap_or_else(PoisonError::into_inner))
     }
 }
@@ -457,14 +461,14 @@ impl TreeHolder for Arc<Mutex<Tree>> {
 /// One search thread: a walk, a core, and the tree it grows. Selection,
 /// expansion and the backup happen on the tree (under the lock when it is
 /// shared), the leaf's evaluation outside it.
-pub struct Worker<W, H = Tree> {
+pub struct Worker<W: Walk, H = Tree<<W as Walk>::Pos>> {
     /// The tree.
     pub tree: H,
-    core: Core,
+    core: Core<W::Pos>,
     walk: W,
 }
 
-impl<W: Walk, H: TreeHolder> Worker<W, H> {
+impl<W: Walk, H: TreeHolder<W::Pos>> Worker<W, H> {
     /// A worker with `walk` on `tree`.
     pub fn with_walk(tree: H, rng: Rng, params: Params, walk: W) -> Worker<W, H> {
         Worker { tree, core: Core::new(rng, params), walk }
@@ -486,23 +490,25 @@ impl<W: Walk, H: TreeHolder> Worker<W, H> {
     }
 }
 
-impl<W: Walk> Worker<W, Tree> {
+impl<W: Walk> Worker<W, Tree<W::Pos>> {
     /// Its tree.
-    pub fn tree(&self) -> &Tree {
+    pub fn tree(&self) -> &Tree<W::Pos> {
         &self.tree
     }
 }
 
-impl<W: Walk, H: TreeHolder> SearchWorker for Worker<W, H> {
+impl<W: Walk, H: TreeHolder<W::Pos>> SearchWorker for Worker<W, H> {
+    type Pos = W::Pos;
+
     fn iterate(&mut self) {
         Worker::iterate(self);
     }
 
-    fn with_tree<R>(&self, f: impl FnOnce(&Tree) -> R) -> R {
+    fn with_tree<R>(&self, f: impl FnOnce(&Tree<W::Pos>) -> R) -> R {
         self.tree.with(f)
     }
 
-    fn into_tree(self) -> Option<Tree> {
+    fn into_tree(self) -> Option<Tree<W::Pos>> {
         self.tree.into_tree()
     }
 

@@ -11,6 +11,7 @@
 use rand::RngExt;
 
 use super::core::{Core, Pick, Reached, Step, Terminal, Walk};
+use super::leaf::LeafEval;
 use super::params::Params;
 use super::tree::{Edge, Tree};
 use crate::action::{Action, ActionKind};
@@ -83,6 +84,8 @@ pub struct Hidden {
     /// of it: drawn in the share `ownview` of the iterations, whose results
     /// only the enemy's statistics take.
     own: Option<(Belief, WorldSampler)>,
+    /// The leaf evaluator (of the sampled world).
+    leaf: LeafEval,
 }
 
 /// What a bomb's attack on an exposed Marshal costs, by the nearest bomb's
@@ -169,15 +172,17 @@ impl IsWorker {
             sampler,
             verdict: 0,
             own,
+            leaf: LeafEval::new(&params),
         };
         Self::with_walk(tree, rng, params, walk)
     }
 }
 
 impl Walk for Hidden {
+    type Pos = Position;
     const SOLVES: bool = false;
 
-    fn begin(&mut self, core: &mut Core, root: &Position) {
+    fn begin(&mut self, core: &mut Core<Position>, root: &Position) {
         self.sampler.walk(STEPS_PER_WORLD, &mut core.rng);
         self.world = self.sampler.world(root, &self.belief);
         self.view = root.clone();
@@ -207,7 +212,7 @@ impl Walk for Hidden {
         self.view.outcome_without_actions().map(|r| Terminal { winner: r.winner })
     }
 
-    fn chance(&mut self, core: &mut Core, tree: &mut Tree, node: u32) -> Option<(usize, Option<Colour>)> {
+    fn chance(&mut self, core: &mut Core<Position>, tree: &mut Tree, node: u32) -> Option<(usize, Option<Colour>)> {
         if !tree.nodes[node as usize].expanded {
             if tree.would_overflow(0, usize::from(VERDICTS)) {
                 return None;
@@ -220,7 +225,7 @@ impl Walk for Hidden {
 
     /// Selection among the edges legal in the world, with availability
     /// counts; no edge legal there: the side to move loses.
-    fn select(&mut self, core: &Core, tree: &Tree, node: u32) -> Pick {
+    fn select(&mut self, core: &Core<Position>, tree: &Tree, node: u32) -> Pick {
         let legal = LegalSet::of(&self.world);
         let first = tree.nodes[node as usize].first_edge as usize;
         self.avail.resize(self.avail.len().max(tree.edges.len()), 0);
@@ -274,13 +279,13 @@ impl Walk for Hidden {
     /// A finished game in the view (flag taken, quiet limit) is the same
     /// in every world, so a new node keeps it; otherwise the world is
     /// evaluated (its own game end depends on the world, not kept).
-    fn evaluate(&mut self, core: &mut Core, created: Option<Step>) -> (f32, Option<Terminal>) {
+    fn evaluate(&mut self, core: &mut Core<Position>, created: Option<Step>) -> (f32, Option<Terminal>) {
         if created.is_some() {
             if let Some(t) = self.finished() {
                 return (t.value_for_red(), Some(t));
             }
         }
-        let v = core.leaf_eval.value(&self.world, &mut core.rng).0;
+        let v = self.leaf.value(&self.world, &mut core.rng).0;
         let w = core.params.exposed_risk;
         if w == 0.0 || !self.exposed {
             return (v, None);

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use rand::RngExt;
 
 use super::core::{Core, Pick, Reached, Step, Terminal, TreeHolder, Walk, parent_sqrt};
+use super::leaf::LeafEval;
 use super::params::Params;
 use super::tree::{Edge, Tree};
 use crate::action::{Action, ActionKind};
@@ -21,12 +22,13 @@ use crate::piece::{Colour, Kind, Piece};
 use crate::position::Position;
 use crate::random::Rng;
 
-/// The walk of the public games: the true position, and the point of a
-/// flip whose identity the next chance node draws.
+/// The walk of the public games: the true position, the point of a flip
+/// whose identity the next chance node draws, and the leaf evaluator.
 #[derive(Debug)]
 pub struct Public {
     pos: Position,
     pending_flip: Option<Point>,
+    leaf: LeafEval,
 }
 
 /// One searcher thread with a tree of its own (root parallelism: the roots
@@ -37,11 +39,11 @@ pub type Worker = super::core::Worker<Public, Tree>;
 /// parallelism), a virtual loss on the pending path keeping them apart.
 pub type SharedWorker = super::core::Worker<Public, Arc<Mutex<Tree>>>;
 
-impl<H: TreeHolder> super::core::Worker<Public, H> {
+impl<H: TreeHolder<Position>> super::core::Worker<Public, H> {
     /// A worker on `tree`, drawing from `rng`.
     pub fn new(tree: H, rng: Rng, params: Params) -> Self {
         let pos = tree.with(|t| t.root_pos.clone());
-        Self::with_walk(tree, rng, params, Public { pos, pending_flip: None })
+        Self::with_walk(tree, rng, params, Public { pos, pending_flip: None, leaf: LeafEval::new(&params) })
     }
 }
 
@@ -83,9 +85,10 @@ fn sample_chance(rng: &mut Rng, tree: &Tree, node: u32, pos: &Position) -> usize
 }
 
 impl Walk for Public {
+    type Pos = Position;
     const SOLVES: bool = true;
 
-    fn begin(&mut self, _: &mut Core, root: &Position) {
+    fn begin(&mut self, _: &mut Core<Position>, root: &Position) {
         self.pos = root.clone();
         self.pending_flip = None;
     }
@@ -99,7 +102,7 @@ impl Walk for Public {
         None
     }
 
-    fn chance(&mut self, core: &mut Core, tree: &mut Tree, node: u32) -> Option<(usize, Option<Colour>)> {
+    fn chance(&mut self, core: &mut Core<Position>, tree: &mut Tree, node: u32) -> Option<(usize, Option<Colour>)> {
         // A chance node is entered only through a flip's edge.
         let at = self.pending_flip?;
         if !tree.nodes[node as usize].expanded && !expand_chance(tree, node, &self.pos) {
@@ -117,7 +120,7 @@ impl Walk for Public {
         Some((i, flipper))
     }
 
-    fn select(&mut self, core: &Core, tree: &Tree, node: u32) -> Pick {
+    fn select(&mut self, core: &Core<Position>, tree: &Tree, node: u32) -> Pick {
         let n = &tree.nodes[node as usize];
         // A finished game another thread reached first and has not yet marked.
         if n.num_edges == 0 {
@@ -144,8 +147,8 @@ impl Walk for Public {
         }
     }
 
-    fn evaluate(&mut self, core: &mut Core, _: Option<Step>) -> (f32, Option<Terminal>) {
-        core.leaf_eval.value(&self.pos, &mut core.rng)
+    fn evaluate(&mut self, core: &mut Core<Position>, _: Option<Step>) -> (f32, Option<Terminal>) {
+        self.leaf.value(&self.pos, &mut core.rng)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod bench;
 pub mod core;
 pub mod evaluate;
 pub mod flat;
+pub mod game;
 pub mod ismcts;
 pub mod leaf;
 pub mod mcts;
@@ -22,11 +23,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::action::{Action, ActionKind, Token};
+use crate::action::{Action, Token};
 use crate::belief::sampler::WorldSampler;
 use crate::belief::{self, BeliefSettings};
 use crate::position::{Position, View};
 use crate::random::rng;
+use game::GameState;
 use ismcts::IsWorker;
 use mcts::{SharedWorker, Worker};
 use params::{Parallel, ParamOverrides, Params};
@@ -39,7 +41,7 @@ use tree::{Edge, Proven, RootStat, Tree};
 /// The search's settings from the engine's options (and the root
 /// actions `go searchmoves` allows).
 #[derive(Clone, PartialEq, Debug)]
-pub struct SearchConfig {
+pub struct SearchConfig<A = Action> {
     /// Search threads.
     pub threads: usize,
     /// Memory cap for the search trees, MiB.
@@ -60,11 +62,11 @@ pub struct SearchConfig {
     /// (`ShowRootStats`).
     pub root_stats: bool,
     /// Search only these root actions (`go searchmoves`); empty: all.
-    pub searchmoves: Vec<Action>,
+    pub searchmoves: Vec<A>,
 }
 
-impl Default for SearchConfig {
-    fn default() -> SearchConfig {
+impl<A> Default for SearchConfig<A> {
+    fn default() -> SearchConfig<A> {
         SearchConfig {
             threads: 1,
             hash_mb: 64,
@@ -130,13 +132,15 @@ const MIB: usize = 1 << 20;
 
 /// One search thread's iterations, on its own tree or on one it shares.
 pub trait SearchWorker: Send {
+    /// The positions of its tree.
+    type Pos: GameState;
     /// One iteration.
     fn iterate(&mut self);
     /// Runs `f` on its tree.
-    fn with_tree<R>(&self, f: impl FnOnce(&Tree) -> R) -> R;
+    fn with_tree<R>(&self, f: impl FnOnce(&Tree<Self::Pos>) -> R) -> R;
     /// Gives the tree back (kept for reuse); `None` from a worker that
     /// shares its tree with one still holding it.
-    fn into_tree(self) -> Option<Tree>;
+    fn into_tree(self) -> Option<Tree<Self::Pos>>;
     /// Deepest ply reached.
     fn seldepth(&self) -> u32;
     /// Whether the workers of a search share one tree (their roots are then
@@ -276,40 +280,44 @@ impl Searcher {
 
 /// Restricts the root of `tree` to `allowed` (nothing to do when empty),
 /// expanding it first, with the priors its expansion would have.
-fn restrict_root(tree: &mut Tree, allowed: &[Action], params: &Params) {
+pub(crate) fn restrict_root<P: GameState>(tree: &mut Tree<P>, allowed: &[P::Action], params: &Params) {
     if allowed.is_empty() {
         return;
     }
     if !tree.nodes[0].expanded {
         let mut legal = Vec::new();
-        tree.root_pos.legal_actions(&mut legal);
+        tree.root_pos.legal(&mut legal);
         let (mut scratch, mut priors) = (Vec::new(), Vec::new());
-        priors::for_node(&tree.root_pos, &legal, params.use_priors, &mut scratch, &mut priors);
+        tree.root_pos.priors(&legal, params.use_priors, &mut scratch, &mut priors);
         tree.set_edges(0, legal.iter().zip(&priors).map(|(&a, &p)| Edge::action(a, p)));
     }
     tree.keep_root_actions(allowed);
 }
 
 /// The seed of search thread `i` (the first thread's is the search's).
-fn thread_seed(seed: u64, i: usize) -> u64 {
+pub(crate) fn thread_seed(seed: u64, i: usize) -> u64 {
     seed.wrapping_add(THREAD_SEED_STEP.wrapping_mul(i as u64))
 }
 
 /// One search: what to search, within which limits, since when.
-struct Job<'a> {
-    pos: &'a Position,
-    limits: &'a Limits,
-    cfg: &'a SearchConfig,
-    control: &'a Control,
-    start: Instant,
+pub(crate) struct Job<'a, P: GameState = Position> {
+    pub(crate) pos: &'a P,
+    pub(crate) limits: &'a Limits,
+    pub(crate) cfg: &'a SearchConfig<P::Action>,
+    pub(crate) control: &'a Control,
+    pub(crate) start: Instant,
 }
 
-impl Job<'_> {
+impl<P: GameState> Job<'_, P> {
     /// Runs `workers` (the first on this thread, each other on a thread of
     /// its own) until the limits; returns the answer and the trees.
-    fn run<W: SearchWorker>(&self, workers: Vec<W>, reporter: &mut Reporter) -> (Report, Vec<Tree>) {
+    pub(crate) fn run<W: SearchWorker<Pos = P>>(
+        &self,
+        workers: Vec<W>,
+        reporter: &mut Reporter<P::Action>,
+    ) -> (Report<P::Action>, Vec<Tree<P>>) {
         let mut legal = Vec::new();
-        self.pos.legal_actions(&mut legal);
+        self.pos.legal(&mut legal);
         // A single legal action is answered at once; a single one allowed by
         // `searchmoves` is searched (the GUI asked for its evaluation).
         let single = legal.len() == 1;
@@ -359,7 +367,7 @@ impl Job<'_> {
             None => Vec::new(),
         };
         let ponder = match (best, pv.as_slice()) {
-            (Some(b), [_, reply]) if b.kind() != ActionKind::Flip => Some(*reply),
+            (Some(b), [_, reply]) if P::ponderable(b) => Some(*reply),
             _ => None,
         };
         let trees = finished.into_iter().filter_map(SearchWorker::into_tree).collect();
@@ -367,8 +375,14 @@ impl Job<'_> {
     }
 
     /// The main thread's iterations until a limit is reached or `stop`.
-    fn search<W: SearchWorker>(&self, mut w: W, total: &AtomicU64, single: bool, reporter: &mut Reporter) -> W {
-        let mut stopper = Stopper::new(self.limits, self.pos.side_to_move(), self.cfg.move_overhead, self.start);
+    fn search<W: SearchWorker<Pos = P>>(
+        &self,
+        mut w: W,
+        total: &AtomicU64,
+        single: bool,
+        reporter: &mut Reporter<P::Action>,
+    ) -> W {
+        let mut stopper = Stopper::new(self.limits, self.pos.mover(), self.cfg.move_overhead, self.start);
         log::info!("search: {} thread(s), {}", self.cfg.threads.max(1), stopper.budget());
         let mut i = 0u64;
         let why = loop {
@@ -417,7 +431,12 @@ impl Job<'_> {
     /// The progress of the main worker `w` (and, at the end, the `merged`
     /// root statistics of all workers): the best action's value and line,
     /// and the analysis lines asked for.
-    fn progress<W: SearchWorker>(&self, w: &W, nodes: u64, merged: Option<&[RootStat]>) -> Progress {
+    fn progress<W: SearchWorker<Pos = P>>(
+        &self,
+        w: &W,
+        nodes: u64,
+        merged: Option<&[RootStat<P::Action>]>,
+    ) -> Progress<P::Action> {
         let cfg = self.cfg;
         let lines = cfg.multipv.max(1);
         w.with_tree(|t| {
@@ -430,7 +449,7 @@ impl Job<'_> {
                 }
             };
             let ranked = report::rank(stats);
-            let pv_of = |s: &RootStat| t.pv_of(s.action, PV_MAX);
+            let pv_of = |s: &RootStat<P::Action>| t.pv_of(s.action, PV_MAX);
             let best = ranked.first();
             let pv = best.map(pv_of).unwrap_or_default();
             let depth = pv.len() as u32;

@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::evaluate::SCALE;
+use super::game::Label;
 use super::tree::{Proven, RootStat};
 use crate::action::Action;
 use crate::board::Point;
@@ -17,9 +18,10 @@ const Q_LIMIT: f32 = 0.999;
 /// The score of a proven win, in centipawns.
 pub const PROVEN_CP: i32 = 10_000;
 
-/// The state of a search.
-#[derive(Clone, PartialEq, Debug, Default)]
-pub struct Progress {
+/// The state of a search (of a two-player game unless the action type is
+/// named).
+#[derive(Clone, PartialEq, Debug)]
+pub struct Progress<A = Action> {
     /// Length of the principal variation.
     pub depth: u32,
     /// Deepest ply reached.
@@ -35,23 +37,40 @@ pub struct Progress {
     /// Per mille of the memory cap in use, for searches with a tree.
     pub hashfull: Option<u32>,
     /// The principal variation.
-    pub pv: Vec<Action>,
+    pub pv: Vec<A>,
     /// With `MultiPV` above 1: the best root actions, best first (the first
     /// is the one above), each with its principal variation.
-    pub lines: Vec<Line>,
+    pub lines: Vec<Line<A>>,
     /// With `ShowRootStats`: every root action's statistics, in the order
     /// of [`rank`].
-    pub root: Vec<RootStat>,
+    pub root: Vec<RootStat<A>>,
+}
+
+impl<A> Default for Progress<A> {
+    fn default() -> Progress<A> {
+        Progress {
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            q: 0.0,
+            proven: Proven::Unknown,
+            hashfull: None,
+            pv: Vec::new(),
+            lines: Vec::new(),
+            root: Vec::new(),
+        }
+    }
 }
 
 /// One root action as an analysis line: its statistics and the principal
 /// variation that starts with it.
 #[derive(Clone, PartialEq, Debug)]
-pub struct Line {
+pub struct Line<A = Action> {
     /// The action's statistics.
-    pub stat: RootStat,
+    pub stat: RootStat<A>,
     /// The action, then the most visited line below it.
-    pub pv: Vec<Action>,
+    pub pv: Vec<A>,
 }
 
 /// The score in centipawns of a mean value `q` for the side to move:
@@ -80,7 +99,7 @@ pub fn wdl(q: f32, proven: Proven) -> (u32, u32, u32) {
     }
 }
 
-impl Progress {
+impl<A> Progress<A> {
     /// Iterations per second.
     pub fn nps(&self) -> u64 {
         self.nodes * 1000 / (self.elapsed.as_millis() as u64).max(1)
@@ -100,9 +119,9 @@ impl Progress {
 
 /// What a search reports while it runs.
 #[derive(Clone, PartialEq, Debug)]
-pub enum Event {
+pub enum Event<A = Action> {
     /// How far it has come.
-    Progress(Progress),
+    Progress(Progress<A>),
     /// In `classic`, the probability of each kind for the enemy piece at a
     /// point (reported before the answer when asked for).
     Belief(Point, [f32; NUM_KINDS]),
@@ -110,33 +129,33 @@ pub enum Event {
 
 /// A search's answer.
 #[derive(Clone, PartialEq, Debug)]
-pub struct Report {
+pub struct Report<A = Action> {
     /// The chosen action, `None` when there is no legal action.
-    pub best: Option<Action>,
+    pub best: Option<A>,
     /// The expected reply, if the search has one.
-    pub ponder: Option<Action>,
+    pub ponder: Option<A>,
     /// The last progress reported.
-    pub last: Progress,
+    pub last: Progress<A>,
 }
 
 /// Throttles progress reports: one when the principal variation grows, else
 /// at most one a second.
-pub(super) struct Reporter<'a> {
-    sink: &'a mut dyn FnMut(Event),
+pub(crate) struct Reporter<'a, A = Action> {
+    sink: &'a mut dyn FnMut(Event<A>),
     last: Instant,
     depth: usize,
 }
 
-impl<'a> Reporter<'a> {
+impl<'a, A: Label> Reporter<'a, A> {
     /// A reporter whose first interval starts at `start`.
-    pub(super) fn new(sink: &'a mut dyn FnMut(Event), start: Instant) -> Reporter<'a> {
+    pub(crate) fn new(sink: &'a mut dyn FnMut(Event<A>), start: Instant) -> Reporter<'a, A> {
         Reporter { sink, last: start, depth: 0 }
     }
 
     /// Reports `progress()` if due: `depth` (a principal variation's length)
     /// is deeper than any reported, or a second has passed. `None` for
     /// `depth`: only the second counts.
-    pub(super) fn tick(&mut self, depth: Option<usize>, progress: impl FnOnce() -> Progress) {
+    pub(crate) fn tick(&mut self, depth: Option<usize>, progress: impl FnOnce() -> Progress<A>) {
         let deeper = depth.is_some_and(|d| d > self.depth);
         if deeper || self.last.elapsed() >= INTERVAL {
             if let Some(d) = depth {
@@ -148,7 +167,7 @@ impl<'a> Reporter<'a> {
     }
 
     /// Reports `event` now.
-    pub(super) fn send(&mut self, event: Event) {
+    pub(crate) fn send(&mut self, event: Event<A>) {
         if let Event::Progress(p) = &event {
             log::debug!(
                 "search: {} iterations, {} ms, depth {} seldepth {}, best {} q {:.3} ({:?})",
@@ -167,8 +186,8 @@ impl<'a> Reporter<'a> {
 
 /// Combines the root statistics of several trees: per action, the visits
 /// added, the mean value weighted by visits, the first proven result.
-pub fn merge_roots(roots: impl IntoIterator<Item = Vec<RootStat>>) -> Vec<RootStat> {
-    let mut merged: Vec<RootStat> = Vec::new();
+pub fn merge_roots<A: Label>(roots: impl IntoIterator<Item = Vec<RootStat<A>>>) -> Vec<RootStat<A>> {
+    let mut merged: Vec<RootStat<A>> = Vec::new();
     for stats in roots {
         for s in stats {
             match merged.iter_mut().find(|m| m.action == s.action) {
@@ -193,10 +212,10 @@ pub fn merge_roots(roots: impl IntoIterator<Item = Vec<RootStat>>) -> Vec<RootSt
 /// first), then the actions not proven lost, then those proven lost, each
 /// group by visits and then by value. Among equals the later action comes
 /// first, so that the first is [`choose`]'s.
-pub fn rank(stats: &[RootStat]) -> Vec<RootStat> {
+pub fn rank<A: Label>(stats: &[RootStat<A>]) -> Vec<RootStat<A>> {
     // Values compared in millionths, so that the sort sees a total order;
     // a proven win's value does not count.
-    let key = |s: &RootStat| match s.proven {
+    let key = |s: &RootStat<A>| match s.proven {
         Proven::Win => (true, true, s.visits, 0),
         p => (false, p != Proven::Loss, s.visits, (s.q * 1e6) as i64),
     };
@@ -208,6 +227,6 @@ pub fn rank(stats: &[RootStat]) -> Vec<RootStat> {
 
 /// The action to play from root statistics: a proven win, else the most
 /// visited action not proven lost (ties by value).
-pub fn choose(stats: &[RootStat]) -> Option<RootStat> {
+pub fn choose<A: Label>(stats: &[RootStat<A>]) -> Option<RootStat<A>> {
     rank(stats).first().copied()
 }

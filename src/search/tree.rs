@@ -3,6 +3,7 @@
 //! chance node with one edge per distinct identity the flip may show,
 //! weighted by its count in the face-down pool.
 
+use super::game::{GameState, Label};
 use crate::action::Action;
 use crate::piece::{Colour, Kind, NUM_KINDS, Piece};
 use crate::position::Position;
@@ -50,9 +51,9 @@ impl Proven {
 /// One root action's statistics: visits, mean value for the side to move,
 /// and its proven result for the side to move.
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub struct RootStat {
+pub struct RootStat<A = Action> {
     /// The action.
-    pub action: Action,
+    pub action: A,
     /// Iterations through it.
     pub visits: u32,
     /// Mean result for the side to move, in [-1, 1].
@@ -139,8 +140,8 @@ impl Edge {
 
     /// A decision edge for `action`, with prior probability `prior` (stored
     /// to 1/65535).
-    pub fn action(action: Action, prior: f32) -> Edge {
-        Edge::new(action.to_u16(), prior)
+    pub fn action<A: Label>(action: A, prior: f32) -> Edge {
+        Edge::new(action.to_label(), prior)
     }
 
     /// A chance edge for a flip showing `piece` (of known kind).
@@ -153,11 +154,17 @@ impl Edge {
         Edge::new(verdict, prior)
     }
 
-    /// The action of a decision edge.
+    /// The action of a decision edge, of a game whose actions are `A`.
+    #[inline]
+    pub fn decode<A: Label>(&self) -> A {
+        debug_assert!(A::is_label(self.label), "edge label {} is not an action", self.label);
+        A::from_label(self.label)
+    }
+
+    /// The action of a decision edge of a two-player tree.
     #[inline]
     pub fn as_action(&self) -> Action {
-        debug_assert!(Action::from_u16(self.label).is_some(), "edge label {} is not an action", self.label);
-        Action::from_u16_trusted(self.label)
+        self.decode()
     }
 
     /// The identity shown by a chance edge of a flip.
@@ -180,31 +187,20 @@ impl Edge {
     }
 }
 
-/// The tree.
+/// The tree, over positions of a game (the two-player [`Position`] unless
+/// named).
 #[derive(Clone, Debug)]
-pub struct Tree {
+pub struct Tree<P = Position> {
     /// All nodes; the root is node 0.
     pub nodes: Vec<Node>,
     /// All edges.
     pub edges: Vec<Edge>,
     /// The position at the root.
-    pub root_pos: Position,
+    pub root_pos: P,
     cap_bytes: usize,
 }
 
 impl Tree {
-    /// A tree with just a root, growing to at most `cap_bytes`.
-    pub fn new(root_pos: Position, cap_bytes: usize) -> Tree {
-        let mut nodes = Vec::with_capacity(1024);
-        nodes.push(Node::new(false));
-        Tree { nodes, edges: Vec::with_capacity(4096), root_pos, cap_bytes }
-    }
-
-    /// Changes the memory cap (a tree kept from an earlier search).
-    pub fn set_cap(&mut self, cap_bytes: usize) {
-        self.cap_bytes = cap_bytes;
-    }
-
     /// The node reached from the root by play leading to `target`, searched
     /// among the nodes already in the tree (up to the ply count of
     /// `target`), or `None`.
@@ -244,6 +240,20 @@ impl Tree {
             }
         }
         None
+    }
+}
+
+impl<P: GameState> Tree<P> {
+    /// A tree with just a root, growing to at most `cap_bytes`.
+    pub fn new(root_pos: P, cap_bytes: usize) -> Tree<P> {
+        let mut nodes = Vec::with_capacity(1024);
+        nodes.push(Node::new(false));
+        Tree { nodes, edges: Vec::with_capacity(4096), root_pos, cap_bytes }
+    }
+
+    /// Changes the memory cap (a tree kept from an earlier search).
+    pub fn set_cap(&mut self, cap_bytes: usize) {
+        self.cap_bytes = cap_bytes;
     }
 
     /// Bytes in use.
@@ -304,7 +314,7 @@ impl Tree {
     /// `Hash`-sized tree into fresh memory took 100 ms and more between
     /// `go` and the first iteration). Edge order within a node is kept, so
     /// the search from the result is the search from [`Tree::subtree`].
-    pub fn reroot(mut self, n: u32, pos: Position) -> Tree {
+    pub fn reroot(mut self, n: u32, pos: P) -> Tree<P> {
         const REACHED: u32 = NONE - 1;
         let len = self.nodes.len();
         if n as usize >= len || len >= REACHED as usize {
@@ -367,7 +377,7 @@ impl Tree {
 
     /// Copies the subtree under `n` into a new tree rooted at `pos` (the
     /// simple form of [`Tree::reroot`], which tests compare it with).
-    pub fn subtree(&self, n: u32, pos: Position) -> Tree {
+    pub fn subtree(&self, n: u32, pos: P) -> Tree<P> {
         let mut t = Tree::new(pos, self.cap_bytes);
         t.nodes[0] = self.nodes[n as usize];
         let mut stack = vec![(n, 0u32)];
@@ -394,14 +404,14 @@ impl Tree {
 
     /// The root's actions with their visits, mean values for the side to
     /// move, and proven results (for the side to move).
-    pub fn root_stats(&self) -> Vec<RootStat> {
+    pub fn root_stats(&self) -> Vec<RootStat<P::Action>> {
         if !self.nodes[0].expanded {
             return Vec::new();
         }
         self.edges_of(0)
             .iter()
             .map(|e| {
-                let (action, prior) = (e.as_action(), e.prior());
+                let (action, prior) = (e.decode(), e.prior());
                 match e.child {
                     NONE => RootStat { action, visits: 0, q: 0.0, proven: Proven::Unknown, prior },
                     c => {
@@ -415,7 +425,7 @@ impl Tree {
 
     /// The principal variation: most-visited edges from the root, through
     /// the most-visited branch at chance and outcome nodes.
-    pub fn pv(&self, max_len: usize) -> Vec<Action> {
+    pub fn pv(&self, max_len: usize) -> Vec<P::Action> {
         let mut pv = Vec::new();
         self.extend_pv(0, max_len, &mut pv);
         pv
@@ -424,12 +434,12 @@ impl Tree {
     /// The principal variation that starts with the root action `action`:
     /// that action, then the most-visited line below it; empty when the
     /// root has no such action.
-    pub fn pv_of(&self, action: Action, max_len: usize) -> Vec<Action> {
+    pub fn pv_of(&self, action: P::Action, max_len: usize) -> Vec<P::Action> {
         let root = self.nodes[0];
         if !root.expanded || max_len == 0 {
             return Vec::new();
         }
-        let Some(e) = self.edges_of(0).iter().find(|e| e.as_action() == action) else {
+        let Some(e) = self.edges_of(0).iter().find(|e| e.decode::<P::Action>() == action) else {
             return Vec::new();
         };
         let mut pv = vec![action];
@@ -441,7 +451,7 @@ impl Tree {
 
     /// Extends `pv` from node `node` down the most-visited edges, to at
     /// most `max_len` actions.
-    fn extend_pv(&self, mut node: u32, max_len: usize, pv: &mut Vec<Action>) {
+    fn extend_pv(&self, mut node: u32, max_len: usize, pv: &mut Vec<P::Action>) {
         while pv.len() < max_len {
             let n = &self.nodes[node as usize];
             if !n.expanded {
@@ -454,7 +464,7 @@ impl Tree {
                 .max_by_key(|e| self.nodes[e.child as usize].visits);
             let Some(e) = best else { break };
             if !n.chance {
-                pv.push(e.as_action());
+                pv.push(e.decode());
             }
             node = e.child;
         }
@@ -465,14 +475,15 @@ impl Tree {
     /// order, and the others are no longer its edges. Returns how many it
     /// kept; with none of `allowed` among its edges (or an unexpanded root)
     /// the root is left as it was.
-    pub fn keep_root_actions(&mut self, allowed: &[Action]) -> usize {
+    pub fn keep_root_actions(&mut self, allowed: &[P::Action]) -> usize {
         let root = self.nodes[0];
         if !root.expanded {
             return 0;
         }
         let start = root.first_edge as usize;
         let block = &mut self.edges[start..start + usize::from(root.num_edges)];
-        let (mut kept, mut rest): (Vec<Edge>, Vec<Edge>) = block.iter().partition(|e| allowed.contains(&e.as_action()));
+        let (mut kept, mut rest): (Vec<Edge>, Vec<Edge>) =
+            block.iter().partition(|e| allowed.contains(&e.decode::<P::Action>()));
         let n = kept.len();
         if n == 0 {
             return 0;
