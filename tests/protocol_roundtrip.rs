@@ -276,7 +276,27 @@ fn four_player_commands_and_responses_round_trip() {
         Response::SiguoPerftLine(parse_siguo_action("Cb1xEa6").unwrap(), 32),
         Response::SiguoBestSetup(ArmDeployment::new(Seat::North, Deployment::random(Colour::Red, &mut r))),
         Response::SiguoBestSetup(ArmDeployment::new(Seat::East, Deployment::random(Colour::Red, &mut r))),
+        Response::SiguoInfo(luzhanqi::protocol::Info {
+            depth: Some(3),
+            seldepth: Some(5),
+            multipv: Some(2),
+            nodes: Some(1000),
+            nps: Some(50_000),
+            time: Some(20),
+            score: Some(luzhanqi::protocol::Score { cp: -35, wdl: Some((470, 0, 530)) }),
+            hashfull: Some(12),
+            pv: ["Sa6xWe6", "Ea6-Eb5", "Na6-Nb5"].map(|a| parse_siguo_action(a).unwrap()).to_vec(),
+        }),
+        Response::SiguoRootStat(luzhanqi::protocol::RootStatLine {
+            action: parse_siguo_action("Sd6-Sa4").unwrap(),
+            visits: 77,
+            score: luzhanqi::protocol::Score { cp: 120, wdl: Some((599, 0, 401)) },
+            prior: 0.0625,
+        }),
     ];
+    // A line without a principal variation is read as a two-player one.
+    assert!(matches!(parse_response("info depth 1 nodes 5"), Ok(Response::Info(_))));
+    assert!(parse_response("info depth 1 pv Sa6xWe6 a6-a7").is_err(), "notations do not mix");
     for resp in responses {
         let text = resp.to_string();
         assert_eq!(parse_response(&text), Ok(resp), "{text}");

@@ -89,7 +89,17 @@ impl WorldSampler {
     /// kind (`None`: uniform). `None` if no consistent world exists even
     /// after setting aside every fact but the counts.
     pub fn new(belief: &Belief, weights: Option<Vec<[f32; NUM_KINDS]>>, rng: &mut Rng) -> Option<WorldSampler> {
-        let mut kinds: Vec<KindSet> = belief.pieces.iter().map(|e| e.kinds).collect();
+        WorldSampler::from_kinds(belief.pieces.iter().map(|e| e.kinds).collect(), weights, rng)
+    }
+
+    /// A sampler for one army's pieces that can each be the kinds of
+    /// `kinds` (one set per piece, 25 in all), weighted as in
+    /// [`WorldSampler::new`].
+    pub fn from_kinds(
+        mut kinds: Vec<KindSet>,
+        weights: Option<Vec<[f32; NUM_KINDS]>>,
+        rng: &mut Rng,
+    ) -> Option<WorldSampler> {
         let assign = match random_matching(&kinds, rng) {
             Some(a) => a,
             None => {

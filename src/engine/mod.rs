@@ -289,6 +289,11 @@ impl Engine {
     fn search_config(&self) -> SearchConfig {
         let seed =
             if self.opts.seed == 0 { clock_seed() } else { self.opts.seed ^ fnv1a(self.pos.to_string().as_bytes()) };
+        self.search_config_seeded(seed)
+    }
+
+    /// The search's settings from the options, with `seed` (of either game).
+    fn search_config_seeded<A>(&self, seed: u64) -> SearchConfig<A> {
         SearchConfig {
             threads: self.opts.threads,
             hash_mb: self.opts.hash_mb,

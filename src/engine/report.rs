@@ -34,7 +34,7 @@ pub fn limits_of(go: &Go) -> Limits {
 }
 
 /// The `info` line of a search's progress (its best action's line).
-pub fn info_of(p: &Progress) -> Info {
+pub fn info_of<A: Clone>(p: &Progress<A>) -> Info<A> {
     Info {
         depth: Some(p.depth),
         seldepth: Some(p.seldepth),
@@ -48,33 +48,49 @@ pub fn info_of(p: &Progress) -> Info {
     }
 }
 
-/// The lines of a search's progress: one `info` line, or with `MultiPV`
-/// one per line numbered from 1 (the first is the single line's, numbered),
-/// then with `ShowRootStats` one `info rootstat` per root action.
-pub fn progress_lines(p: &Progress) -> Vec<Response> {
-    let mut out = Vec::with_capacity(1 + p.lines.len() + p.root.len());
+/// The `info` lines of a search's progress (one, or with `MultiPV` one per
+/// line numbered from 1, the first being the single line's, numbered) and
+/// its `info rootstat` lines (with `ShowRootStats`, one per root action).
+fn lines_of<A: Copy>(p: &Progress<A>) -> (Vec<Info<A>>, Vec<RootStatLine<A>>) {
+    let mut infos = Vec::with_capacity(1 + p.lines.len());
     if p.lines.is_empty() {
-        out.push(Response::Info(info_of(p)));
+        infos.push(info_of(p));
     }
-    let score_of = |s: &RootStat| Score { cp: centipawns(s.q, s.proven), wdl: Some(wdl(s.q, s.proven)) };
+    let score_of = |s: &RootStat<A>| Score { cp: centipawns(s.q, s.proven), wdl: Some(wdl(s.q, s.proven)) };
     for (k, line) in p.lines.iter().enumerate() {
-        out.push(Response::Info(Info {
+        infos.push(Info {
             depth: Some(line.pv.len() as u32),
             multipv: Some(k as u32 + 1),
             score: Some(score_of(&line.stat)),
             pv: line.pv.clone(),
             ..info_of(p)
-        }));
+        });
     }
-    for s in &p.root {
-        out.push(Response::RootStat(RootStatLine {
+    let stats = p
+        .root
+        .iter()
+        .map(|s| RootStatLine {
             action: s.action,
             visits: u64::from(s.visits),
             score: score_of(s),
             prior: (f64::from(s.prior) * 1e4).round() / 1e4,
-        }));
-    }
-    out
+        })
+        .collect();
+    (infos, stats)
+}
+
+/// The lines of a search's progress: one `info` line, or with `MultiPV`
+/// one per line numbered from 1 (the first is the single line's, numbered),
+/// then with `ShowRootStats` one `info rootstat` per root action.
+pub fn progress_lines(p: &Progress) -> Vec<Response> {
+    let (infos, stats) = lines_of(p);
+    infos.into_iter().map(Response::Info).chain(stats.into_iter().map(Response::RootStat)).collect()
+}
+
+/// [`progress_lines`] of a four-player search.
+pub fn siguo_progress_lines(p: &Progress<crate::siguo::Action>) -> Vec<Response> {
+    let (infos, stats) = lines_of(p);
+    infos.into_iter().map(Response::SiguoInfo).chain(stats.into_iter().map(Response::SiguoRootStat)).collect()
 }
 
 /// The belief about the piece at `at` as the protocol gives it: the kinds
@@ -101,11 +117,11 @@ pub fn wdl_from_cp(cp: f32) -> (u32, u32, u32) {
     (w.min(1000), 0, 1000 - w.min(1000))
 }
 
-/// The `info` line of a one-shot player's choice.
-pub fn one_shot_info(choice: Option<Choice>, elapsed: Duration) -> Info {
-    let nodes = choice.map_or(0, |c| c.nodes);
+/// The `info` line of a one-shot player's choice (of either game).
+pub fn one_shot_info<A>(choice: Option<Choice<A>>, elapsed: Duration) -> Info<A> {
+    let nodes = choice.as_ref().map_or(0, |c| c.nodes);
     let ms = elapsed.as_millis() as u64;
-    let cp = choice.map_or(0.0, |c| c.score).clamp(-CP_LIMIT, CP_LIMIT);
+    let cp = choice.as_ref().map_or(0.0, |c| c.score).clamp(-CP_LIMIT, CP_LIMIT);
     Info {
         depth: Some(1),
         seldepth: Some(1),

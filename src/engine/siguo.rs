@@ -1,17 +1,20 @@
 //! The engine loop's four-player commands (protocol.md, *Four players*):
 //! `position` with a four-player position string and history, `go setup`
-//! for a seat, `go` through [`crate::siguo::play::choose`], and `d`.
-//! `perft` is in the loop beside the two-player one.
+//! for a seat, `go` (the four-player search, [`crate::search::four`], or
+//! the four-player baselines, [`crate::players::siguo`]), and `d`. `perft`
+//! is in the loop beside the two-player one.
 
 use std::time::Instant;
 
 use super::{DISPLAY_END, Engine, clock_seed, fnv1a, report};
 use crate::piece::Colour;
+use crate::players::{self, PlayerKind};
 use crate::protocol::{Command, Go, Response, SiguoStart};
+use crate::random::rng;
 use crate::rules::Mode;
+use crate::search::{Event, Limits, SearchConfig, four};
 use crate::siguo::notation::{ArmDeployment, SiguoState, siguo_board_text};
-use crate::siguo::play::{Request, choose};
-use crate::siguo::{Seat, SiguoRules, SiguoToken};
+use crate::siguo::{Action, Seat, SiguoRules, SiguoToken};
 
 /// A four-player game as the GUI gave it.
 pub(super) struct SiguoGame {
@@ -105,10 +108,22 @@ impl Engine {
         }
         let seed =
             if self.opts.seed == 0 { clock_seed() } else { self.opts.seed ^ fnv1a(game.now.to_string().as_bytes()) };
-        let (start, history, pos) = (game.base.pos.clone(), game.history.clone(), pos.clone());
-        let limits = report::limits_of(&go);
-        let bounded = !limits.infinite && !limits.ponder;
+        let (start, history, view) = (game.base.pos.clone(), game.history.clone(), pos.clone());
+        let at_deployment = game.base.ply == 0;
+        // The clock words are two-player words: read, not used.
+        let limits = Limits { time: [None; 2], inc: [None; 2], movestogo: None, ..report::limits_of(&go) };
         let player = self.opts.player;
+        let bounded = match player {
+            PlayerKind::Mcts => limits.ends_on_its_own(None),
+            _ => !limits.infinite && !limits.ponder,
+        };
+        if !bounded && !limits.infinite && !limits.ponder {
+            self.send(Response::InfoString(format!(
+                "warning: go: no limit for {mover} to move (movetime, nodes or depth); searching until stop"
+            )));
+        }
+        // No `ShowBelief` for four players.
+        let cfg = SearchConfig { show_belief: false, ..self.search_config_seeded(seed) };
         log::info!(
             "{} ({}): four-player, player {}",
             Command::Go(go),
@@ -116,12 +131,36 @@ impl Engine {
             player.name()
         );
         self.spawn("go", bounded, move |_, control, out| {
-            let begun = Instant::now();
-            let req = Request { start: &start, history: &history, pos: &pos, limits: &limits, seed, player };
-            let best = choose(&req, control, &mut |r| out.send(&r));
-            log::info!("go: four-player answer after {:?}", begun.elapsed());
-            // Hold the answer while `infinite` or `ponder` is in force.
-            crate::search::hold(&limits, control, &mut || {});
+            let best = match player {
+                PlayerKind::Mcts => {
+                    let req = four::Request { start: &start, at_deployment, history: &history, view: &view };
+                    let mut send = |e: Event<Action>| {
+                        if let Event::Progress(p) = e {
+                            report::siguo_progress_lines(&p).iter().for_each(|r| out.send(r));
+                        }
+                    };
+                    four::go(&req, &limits, &cfg, control, &mut send).best
+                }
+                PlayerKind::Greedy | PlayerKind::Random | PlayerKind::Flat | PlayerKind::Expert => {
+                    if matches!(player, PlayerKind::Flat | PlayerKind::Expert) {
+                        out.send(&Response::InfoString(format!(
+                            "warning: Player {player} has no four-player form; greedy plays"
+                        )));
+                    }
+                    let begun = Instant::now();
+                    let mut r = rng(cfg.seed);
+                    let choice = if player == PlayerKind::Random {
+                        players::siguo::random(&view, &mut r)
+                    } else {
+                        players::siguo::greedy(&view, &mut r)
+                    };
+                    let info = Response::SiguoInfo(report::one_shot_info(choice, begun.elapsed()));
+                    out.send(&info);
+                    // Hold the answer while `infinite` or `ponder` is in force.
+                    crate::search::hold(&limits, control, &mut || out.send(&info));
+                    choice.map(|c| c.action)
+                }
+            };
             vec![best.map_or(Response::BestMove { action: None, ponder: None }, Response::SiguoBestMove)]
         });
     }

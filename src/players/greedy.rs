@@ -6,11 +6,8 @@
 //! little, so that it advances when nothing else matters. Ties are broken at
 //! random.
 
-use rand::RngExt;
-
 use super::{Choice, over_flip};
 use crate::action::{Action, ActionKind};
-use crate::combat::Outcome;
 use crate::exchange::{WIN, forecast_attack};
 use crate::piece::Colour;
 use crate::position::Position;
@@ -46,21 +43,11 @@ pub fn score(pos: &Position, action: Action, buf: &mut Vec<Action>) -> f32 {
         }
         ActionKind::Attack => {
             let f = forecast_attack(pos, action.from(), action.to());
-            let mut s = 0.0;
-            for o in Outcome::ALL {
-                let p = f.prob[o as usize];
-                if p == 0.0 {
-                    continue;
-                }
-                let gain = f.weighted_gain[o as usize];
-                if gain >= p * WIN {
-                    return WIN;
-                }
+            super::attack_score(f.prob, f.weighted_gain, WIN, |o| {
                 let mut child = pos.clone();
                 child.play_attack(action.from(), action.to(), o, None);
-                s += gain - p * best_attack(&child, buf);
-            }
-            s
+                best_attack(&child, buf)
+            })
         }
     }
 }
@@ -74,17 +61,8 @@ pub fn choose(pos: &Position, rng: &mut Rng) -> Option<Choice> {
     }
     if pos.side_to_move().is_none() {
         // The first flip of a flip game: every point is alike to this player.
-        let action = actions[rng.random_range(0..actions.len())];
-        return Some(Choice { action, score: 0.0, nodes: actions.len() as u64 });
+        return super::uniform(&actions, rng);
     }
     let mut buf = Vec::new();
-    let mut best: Option<(f32, Action, f32)> = None;
-    for &a in &actions {
-        let s = score(pos, a, &mut buf);
-        let key = s + rng.random::<f32>();
-        if best.is_none_or(|(k, _, _)| key > k) {
-            best = Some((key, a, s));
-        }
-    }
-    best.map(|(_, action, score)| Choice { action, score, nodes: actions.len() as u64 })
+    super::best_scored(&actions, rng, |a| score(pos, a, &mut buf))
 }

@@ -460,7 +460,6 @@ fn parse_option(rest: &[&str]) -> Result<OptionSpec, ParseError> {
 }
 
 fn parse_info(line: &str, rest: &[&str]) -> Result<Response, ParseError> {
-    const C: &str = "info";
     match rest.first() {
         Some(&"string") => {
             // Keep the text exactly as sent after "info string ".
@@ -470,9 +469,31 @@ fn parse_info(line: &str, rest: &[&str]) -> Result<Response, ParseError> {
             return Ok(Response::InfoString(text.trim_end().to_owned()));
         }
         Some(&"belief") => return parse_belief(&rest[1..]).map(Response::Belief),
-        Some(&"rootstat") => return parse_root_stat(&rest[1..]).map(Response::RootStat),
+        Some(&"rootstat") => {
+            let words = &rest[1..];
+            if words.first().is_some_and(|a| is_siguo_action(a)) {
+                return parse_root_stat(words, |t| parse_siguo_action(t).ok()).map(Response::SiguoRootStat);
+            }
+            return parse_root_stat(words, |t| parse_action(t).ok()).map(Response::RootStat);
+        }
         _ => {}
     }
+    // A principal variation in four-player notation makes a four-player line.
+    let pv = rest.iter().position(|w| *w == "pv").and_then(|i| rest.get(i + 1));
+    if pv.is_some_and(|a| is_siguo_action(a)) {
+        return parse_info_fields(rest, |t| parse_siguo_action(t).ok()).map(Response::SiguoInfo);
+    }
+    parse_info_fields(rest, |t| parse_action(t).ok()).map(Response::Info)
+}
+
+/// Whether `text` reads as a four-player action and not a two-player one.
+fn is_siguo_action(text: &str) -> bool {
+    parse_action(text).is_err() && parse_siguo_action(text).is_ok()
+}
+
+/// The fields of an `info` line (after `info`), its actions read by `action`.
+fn parse_info_fields<A>(rest: &[&str], action: impl Fn(&str) -> Option<A>) -> Result<Info<A>, ParseError> {
+    const C: &str = "info";
     let mut info = Info::default();
     let mut i = 0;
     while i < rest.len() {
@@ -511,7 +532,7 @@ fn parse_info(line: &str, rest: &[&str]) -> Result<Response, ParseError> {
             }
             "pv" => {
                 for a in &rest[i + 1..] {
-                    info.pv.push(parse_action(a).map_err(|_| ParseError::BadValue {
+                    info.pv.push(action(a).ok_or_else(|| ParseError::BadValue {
                         command: C,
                         field: "pv".into(),
                         value: (*a).to_owned(),
@@ -523,17 +544,17 @@ fn parse_info(line: &str, rest: &[&str]) -> Result<Response, ParseError> {
         }
         i += 2;
     }
-    Ok(Response::Info(info))
+    Ok(info)
 }
 
-fn parse_root_stat(rest: &[&str]) -> Result<RootStatLine, ParseError> {
+fn parse_root_stat<A>(rest: &[&str], action: impl Fn(&str) -> Option<A>) -> Result<RootStatLine<A>, ParseError> {
     const C: &str = "info rootstat";
     let bad = |field: &str, value: &str| ParseError::BadValue { command: C, field: field.into(), value: value.into() };
     let (action_text, visits, cp, w, d, l, prior) = match rest {
         [a, "visits", n, "score", "cp", cp, "wdl", w, d, l, "prior", p] => (*a, *n, *cp, *w, *d, *l, *p),
         _ => return Err(ParseError::Missing { command: C, what: "<action> visits N score cp CP wdl W D L prior P" }),
     };
-    let action = parse_action(action_text).map_err(|_| bad("action", action_text))?;
+    let action = action(action_text).ok_or_else(|| bad("action", action_text))?;
     let visits = number(C, "visits", Some(&visits))?;
     let cp = cp.parse::<i32>().map_err(|_| bad("score cp", cp))?;
     let wdl = (number(C, "wdl", Some(&w))?, number(C, "wdl", Some(&d))?, number(C, "wdl", Some(&l))?);

@@ -59,8 +59,10 @@ pub struct Score {
 
 /// An `info` line with search figures. Every field is optional on input;
 /// the engine always sends depth, seldepth, nodes, nps, time, score and pv.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct Info {
+/// Its actions are two-player actions unless named (four-player lines
+/// carry [`crate::siguo::Action`]s).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Info<A = Action> {
     /// Length of the principal variation.
     pub depth: Option<u32>,
     /// Deepest point reached.
@@ -78,15 +80,31 @@ pub struct Info {
     /// Fraction of `Hash` in use, per mille.
     pub hashfull: Option<u32>,
     /// The principal variation.
-    pub pv: Vec<Action>,
+    pub pv: Vec<A>,
+}
+
+impl<A> Default for Info<A> {
+    fn default() -> Info<A> {
+        Info {
+            depth: None,
+            seldepth: None,
+            multipv: None,
+            nodes: None,
+            nps: None,
+            time: None,
+            score: None,
+            hashfull: None,
+            pv: Vec::new(),
+        }
+    }
 }
 
 /// `info rootstat <action> visits <n> score cp <cp> wdl <w> <d> <l> prior
 /// <p>`: one root action's statistics (`ShowRootStats`).
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub struct RootStatLine {
+pub struct RootStatLine<A = Action> {
     /// The action.
-    pub action: Action,
+    pub action: A,
     /// Search iterations through it.
     pub visits: u64,
     /// Its value for the side to move, as in `info ... score`.
@@ -95,7 +113,7 @@ pub struct RootStatLine {
     pub prior: f64,
 }
 
-impl fmt::Display for RootStatLine {
+impl<A: fmt::Display> fmt::Display for RootStatLine<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} visits {} score cp {}", self.action, self.visits, self.score.cp)?;
         if let Some((w, d, l)) = self.score.wdl {
@@ -170,6 +188,11 @@ pub enum Response {
     /// `bestmove <action>` of a four-player game (`Sa3-Sa4`); no action is
     /// [`Response::BestMove`] with none.
     SiguoBestMove(crate::siguo::Action),
+    /// A four-player `info` line (its principal variation in four-player
+    /// notation).
+    SiguoInfo(Info<crate::siguo::Action>),
+    /// A four-player `info rootstat` line.
+    SiguoRootStat(RootStatLine<crate::siguo::Action>),
     /// `bestsetup <deployment>` of a seat's arm (`s5s3s7s4s6/...`).
     SiguoBestSetup(crate::siguo::notation::ArmDeployment),
     /// A four-player perft divide line `<action>: <count>`.
@@ -207,7 +230,7 @@ impl fmt::Display for OptionSpec {
     }
 }
 
-impl fmt::Display for Info {
+impl<A: fmt::Display> fmt::Display for Info<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("info")?;
         let fields = [
@@ -266,6 +289,8 @@ impl fmt::Display for Response {
             Response::BenchTotal { nodes, nps } => write!(f, "{nodes} nodes {nps} nps"),
             Response::Text(s) => f.write_str(s),
             Response::SiguoBestMove(a) => write!(f, "bestmove {a}"),
+            Response::SiguoInfo(i) => write!(f, "{i}"),
+            Response::SiguoRootStat(r) => write!(f, "info rootstat {r}"),
             Response::SiguoBestSetup(d) => write!(f, "bestsetup {d}"),
             Response::SiguoPerftLine(a, n) => write!(f, "{a}: {n}"),
         }

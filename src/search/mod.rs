@@ -9,6 +9,7 @@ pub mod bench;
 pub mod core;
 pub mod evaluate;
 pub mod flat;
+pub mod four;
 pub mod game;
 pub mod ismcts;
 pub mod leaf;
@@ -123,12 +124,12 @@ const CHECK_EVERY: u64 = 64;
 /// Iterations between two looks at the clock when no limit applies.
 const UNBOUNDED_CHECK_EVERY: u64 = 1024;
 /// A tree never gets less than this, however many share `Hash`.
-const MIN_TREE_BYTES: usize = 64 * 1024;
+pub(crate) const MIN_TREE_BYTES: usize = 64 * 1024;
 /// Seeds the classic world sampler apart from the search threads.
 const SAMPLER_SEED: u64 = 0x5a5a_5a5a;
 /// Spreads the seeds of the search threads (the golden ratio, 64 bits).
 const THREAD_SEED_STEP: u64 = 0x9e37_79b9_7f4a_7c15;
-const MIB: usize = 1 << 20;
+pub(crate) const MIB: usize = 1 << 20;
 
 /// One search thread's iterations, on its own tree or on one it shares.
 pub trait SearchWorker: Send {

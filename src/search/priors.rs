@@ -17,16 +17,16 @@ const TEMPERATURE: f32 = 1.0;
 /// An attack expected to gain at least half the game (a flag) is decisive,
 /// and scores this much.
 const DECISIVE_GAIN: f32 = WIN * 0.5;
-const DECISIVE_ATTACK: f32 = 8.0;
+pub(crate) const DECISIVE_ATTACK: f32 = 8.0;
 /// Centipawns of expected gain per unit of an attack's score, and the
 /// range of that score.
-const GAIN_PER_UNIT: f32 = 150.0;
-const ATTACK_RANGE: (f32, f32) = (-3.0, 4.0);
+pub(crate) const GAIN_PER_UNIT: f32 = 150.0;
+pub(crate) const ATTACK_RANGE: (f32, f32) = (-3.0, 4.0);
 /// What an escaping piece's value is divided by, and the largest score of
 /// an escape (a piece of unknown kind counts as this much).
-const ESCAPE_PER_UNIT: f32 = 300.0;
-const ESCAPE_MAX: f32 = 2.0;
-const UNKNOWN_PIECE_VALUE: f32 = 100.0;
+pub(crate) const ESCAPE_PER_UNIT: f32 = 300.0;
+pub(crate) const ESCAPE_MAX: f32 = 2.0;
+pub(crate) const UNKNOWN_PIECE_VALUE: f32 = 100.0;
 /// A flip's penalty per centipawn of our pieces next to it, and its largest.
 const FLIP_EXPOSED_PER_UNIT: f32 = 1500.0;
 const FLIP_PENALTY_MAX: f32 = 1.5;
@@ -82,7 +82,11 @@ pub fn scores(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, out
         };
         out.push(h / TEMPERATURE);
     }
-    // Softmax in place.
+    softmax(out);
+}
+
+/// Turns scores in "logit" units into probabilities, in place.
+pub(crate) fn softmax(out: &mut [f32]) {
     let max = out.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let mut sum = 0.0;
     for x in out.iter_mut() {

@@ -15,18 +15,23 @@
 //! - `token`: what a referee tells a seat (`Sa6xCa1+`, `Nb1=nF`, `N#flag`)
 //!   and how a seat's view takes it in;
 //! - `referee`: the truth, and what each seat is told of it;
+//! - `exchange`: what an attack wins and loses, over the kinds a piece
+//!   may be;
+//! - `belief`: what a seat can know of the pieces it does not see, and
+//!   worlds drawn from it;
 //! - `notation`: the protocol's position string, arm deployments, bare
 //!   actions, the board of `d`, and the game state the protocol carries;
-//! - `play`: the hook the engine loop calls for a four-player `go`.
 //!
-//! The search for four players comes later (see `play`).
+//! The four-player search is [`crate::search::four`], the four-player
+//! baselines [`crate::players::siguo`].
 
 pub mod action;
+pub mod belief;
 pub mod bitset;
+pub mod exchange;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
-pub mod play;
 pub mod position;
 pub mod referee;
 pub mod rules;

@@ -126,19 +126,30 @@ impl Position {
     /// Whether `seat` could act here, the end of the game aside (for the
     /// no-legal-action checks of the game flow, RULES-4P.md §4 item 9).
     pub(crate) fn can_act(&self, seat: Seat) -> bool {
-        let mut a = Any(false);
-        if !self.is_out(seat) {
-            self.generate_pieces(seat, &mut a);
+        if self.is_out(seat) {
+            return false;
         }
+        // Almost always a piece that moves has an empty point next to it:
+        // a step there is legal, and nothing else need be generated.
+        let open = !self.occupied() - self.barred_for(seat);
+        let movers = (self.pieces(seat) - HQS)
+            .into_iter()
+            .filter(|&p| !matches!(self.cell(p).and_then(|pc| pc.kind), Some(Kind::Mine | Kind::Flag)));
+        for p in movers {
+            if (ADJACENT[p.index()] & open).any() {
+                return true;
+            }
+        }
+        let mut a = Any(false);
+        self.generate_pieces(seat, &mut a);
         a.0
     }
 
-    fn generate_pieces<S: ActionSink>(&self, seat: Seat, sink: &mut S) {
-        let rules = self.rules();
+    /// Points no piece of `seat` may stop on: `Cb2` when transit-only
+    /// (RULES-4P.md §5 row 4), the other arms' camps when only one's own
+    /// may be entered (§5 row 10).
+    fn barred_for(&self, seat: Seat) -> PointSet {
         let settings = self.settings();
-        // Points no piece of `seat` may stop on: `Cb2` when transit-only
-        // (RULES-4P.md §5 row 4), the other arms' camps when only one's own
-        // may be entered (§5 row 10).
         let mut barred = PointSet::EMPTY;
         if settings.centre_transit_only {
             barred.insert(CENTRE_MIDDLE);
@@ -146,6 +157,12 @@ impl Position {
         if settings.own_camps_only {
             barred |= CAMPS - ARMS[seat.index()];
         }
+        barred
+    }
+
+    fn generate_pieces<S: ActionSink>(&self, seat: Seat, sink: &mut S) {
+        let rules = self.rules();
+        let barred = self.barred_for(seat);
         let occupied = self.occupied();
         let empty = !occupied;
         let opponents = seat.opponents();

@@ -75,6 +75,15 @@ impl Team {
         }
     }
 
+    /// The team as one of the search's two sides: South-North as Red,
+    /// East-West as Blue (a team's result is both partners' result).
+    pub const fn side(self) -> Colour {
+        match self {
+            Team::SouthNorth => Colour::Red,
+            Team::EastWest => Colour::Blue,
+        }
+    }
+
     /// The name used in records: `SN` or `EW`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -168,6 +177,19 @@ impl fmt::Display for SiguoPlayError {
 }
 
 impl std::error::Error for SiguoPlayError {}
+
+/// The outcome of an `attacker` attacking a `defender` under the
+/// two-player combat rules, except that a bomb meeting a flag removes both
+/// (RULES-4P.md §5 row 15); `mines_cleared`: the defender's seat has lost
+/// all its landmines.
+pub fn siguo_combat(rules: &Rules, attacker: Kind, defender: Kind, mines_cleared: bool) -> Outcome {
+    let outcome = combat(rules, attacker, defender, mines_cleared);
+    if attacker == Kind::Bomb && defender == Kind::Flag && outcome == Outcome::AttackerWins {
+        Outcome::BothRemoved
+    } else {
+        outcome
+    }
+}
 
 /// Pieces on the board, the side to move, the seats out and the rules.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -317,6 +339,24 @@ impl Position {
         self.seats[seat.index()] = PointSet::EMPTY;
     }
 
+    /// Takes out every seat `truth` has out and this position has not (in
+    /// `truth`'s order, for its reasons), and gives the turn to `truth`'s
+    /// seat to move: a view following the game flow of a world drawn for
+    /// it, where a seat may be left without an action that the view, not
+    /// knowing the kinds, cannot see.
+    pub fn follow_flow(&mut self, truth: &Position) {
+        let mut outs: Vec<(u8, Seat, OutReason)> = Seat::ALL
+            .into_iter()
+            .filter(|&s| !self.is_out(s))
+            .filter_map(|s| truth.out[s.index()].map(|(o, r)| (o, s, r)))
+            .collect();
+        outs.sort_unstable();
+        for (_, seat, reason) in outs {
+            self.take_out(seat, reason);
+        }
+        self.side = truth.side;
+    }
+
     /// Whether a team has both its seats out.
     #[inline]
     pub fn team_out(&self, team: Team) -> bool {
@@ -399,13 +439,7 @@ impl Position {
     pub fn attack_outcome(&self, from: Point, to: Point) -> Option<Outcome> {
         let a = self.cell(from)?.kind?;
         let d = self.cell(to)?;
-        let dk = d.kind?;
-        let outcome = combat(&self.rules.base, a, dk, self.mines_cleared(d.seat));
-        Some(if a == Kind::Bomb && dk == Kind::Flag && outcome == Outcome::AttackerWins {
-            Outcome::BothRemoved
-        } else {
-            outcome
-        })
+        Some(siguo_combat(&self.rules.base, a, d.kind?, self.mines_cleared(d.seat)))
     }
 
     /// Moves the piece at `from` to `to` and runs the game flow (RULES-4P.md

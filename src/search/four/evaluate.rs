@@ -1,0 +1,104 @@
+//! The static evaluation of a four-player position whose kinds are all
+//! known (the true position, or a world drawn for a seat's view): each
+//! team's material (what its seats still in have on the board, by the
+//! four-player value table), a seat out costing its team more than its
+//! pieces, a shown flag's danger from the enemy pieces near it, faded
+//! towards the quiet limit's draw, and squashed to an expected score in
+//! [-1, 1] for South-North (the core's Red).
+
+use crate::piece::Kind;
+use crate::siguo::exchange::value;
+use crate::siguo::topology::{ADJACENT, HQS};
+use crate::siguo::{Position, Seat, Team};
+
+/// Centipawns per unit of `atanh(score)`.
+pub const SCALE: f32 = 1000.0;
+
+/// What a seat out costs its team besides its pieces: its turns, and a
+/// partner left alone against two.
+const SEAT_OUT: f32 = 2500.0;
+
+/// A shown flag (its seat's Marshal fell): what each enemy piece next to
+/// it, or two links away, costs its team.
+const FLAG_NEIGHBOUR: f32 = 400.0;
+const FLAG_NEAR: f32 = 120.0;
+
+/// How fast an edge fades towards the quiet limit's draw.
+const QUIET_FADE_POWER: i32 = 2;
+
+/// The material and position terms of `seat`, in centipawns for its team.
+fn seat_terms(pos: &Position, seat: Seat) -> f32 {
+    if pos.is_out(seat) {
+        return -SEAT_OUT;
+    }
+    let mut m = 0.0;
+    let mut flag = None;
+    for p in pos.pieces(seat) {
+        match pos.cell(p).and_then(|pc| pc.kind) {
+            Some(Kind::Flag) => flag = Some(p),
+            Some(k) => m += value(k),
+            None => {}
+        }
+    }
+    // A flag the enemy knows (its seat's Marshal is gone): enemy pieces near it.
+    let marshal_gone = !pos.pieces(seat).into_iter().any(|p| pos.cell(p).and_then(|pc| pc.kind) == Some(Kind::Marshal));
+    if let Some(f) = flag.filter(|f| marshal_gone && HQS.contains(*f) && pos.rules().marshal_reveals_flag) {
+        let [o1, o2] = seat.opponents();
+        let enemy = pos.pieces(o1) | pos.pieces(o2);
+        let next = ADJACENT[f.index()];
+        let mut near = next;
+        for q in next {
+            near |= ADJACENT[q.index()];
+        }
+        m -= FLAG_NEIGHBOUR * (next & enemy).count() as f32;
+        m -= FLAG_NEAR * ((near - next) & enemy).count() as f32;
+    }
+    m
+}
+
+/// The evaluation in centipawns for South-North.
+pub fn centipawns(pos: &Position) -> f32 {
+    let team = |t: Team| t.seats().iter().map(|&s| seat_terms(pos, s)).sum::<f32>();
+    team(Team::SouthNorth) - team(Team::EastWest)
+}
+
+/// The expected score for South-North in [-1, 1]: exact when the game is
+/// over, else the squashed [`centipawns`], faded towards a draw as the
+/// quiet limit nears.
+pub fn value_for_sn(pos: &Position) -> f32 {
+    if let Some(r) = pos.outcome() {
+        return match r.winner {
+            Some(Team::SouthNorth) => 1.0,
+            Some(Team::EastWest) => -1.0,
+            None => 0.0,
+        };
+    }
+    let v = (centipawns(pos) / SCALE).tanh();
+    let limit = pos.settings().quiet_limit;
+    if limit == 0 {
+        return v;
+    }
+    let t = (f32::from(pos.quiet()) / f32::from(limit)).min(1.0);
+    v * (1.0 - t.powi(QUIET_FADE_POWER))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::siguo::SiguoRules;
+
+    fn start() -> Position {
+        let mut rng = crate::random::rng(7);
+        let d = crate::deployment::Deployment::random(crate::piece::Colour::Red, &mut rng);
+        Position::start(SiguoRules::OPEN, &[d.clone(), d.clone(), d.clone(), d])
+    }
+
+    #[test]
+    fn the_start_is_even_and_a_seat_out_loses_value() {
+        let pos = start();
+        assert_eq!(centipawns(&pos), 0.0);
+        let mut east_out = pos.clone();
+        east_out.eliminate(Seat::East);
+        assert!(value_for_sn(&east_out) > 0.9, "{}", value_for_sn(&east_out));
+    }
+}
