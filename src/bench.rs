@@ -100,3 +100,51 @@ pub fn playout_bench(rules: Rules, games: u64) -> BenchLine {
         time: start.elapsed(),
     }
 }
+
+/// The four-player perft benchmark positions (`siguo-open`, every kind
+/// known): a seeded start and the same kind of game after 60 random plies.
+pub fn siguo_perft_suite() -> Vec<(&'static str, crate::siguo::Position, u32)> {
+    use crate::random::seeded_siguo_game;
+    use crate::siguo::SiguoRules;
+    vec![
+        ("siguo-open start", seeded_siguo_game(SiguoRules::OPEN, 3, 0).truth().clone(), 5),
+        ("siguo-open ply 60", seeded_siguo_game(SiguoRules::OPEN, 4, 60).truth().clone(), 5),
+    ]
+}
+
+/// Four-player perft over [`siguo_perft_suite`] (leaves counted in bulk at
+/// the last ply, as for two players).
+pub fn siguo_movegen_bench() -> Vec<BenchLine> {
+    siguo_perft_suite()
+        .into_iter()
+        .map(|(name, pos, depth)| {
+            let start = Instant::now();
+            let count = crate::siguo::perft::perft(&pos, depth).unwrap_or(0);
+            BenchLine { name: format!("perft {depth} {name}"), count, time: start.elapsed() }
+        })
+        .collect()
+}
+
+/// Random four-player playouts: `games` games of `siguo-open` from random
+/// deployments, seeded, to their end (the quiet limit included).
+pub fn siguo_playout_bench(games: u64) -> BenchLine {
+    use rand::RngExt;
+    let mut buf = Vec::with_capacity(256);
+    let mut plies = 0u64;
+    let mut r = rng(0x5eed);
+    let starts: Vec<_> =
+        (0..games).map(|_| crate::random::random_siguo_start(crate::siguo::SiguoRules::OPEN, &mut r)).collect();
+    let start = Instant::now();
+    for mut pos in starts {
+        while !pos.is_over() {
+            buf.clear();
+            pos.legal_actions(&mut buf);
+            let Some(&a) = buf.get(r.random_range(0..buf.len().max(1))) else { break };
+            if pos.play(a, None).is_err() {
+                break;
+            }
+            plies += 1;
+        }
+    }
+    BenchLine { name: format!("random playouts siguo-open x{games}"), count: plies, time: start.elapsed() }
+}

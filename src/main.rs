@@ -76,9 +76,12 @@ enum Command {
     /// (perft with bulk counting, copy-make) or random playouts.
     Bench {
         /// What to measure: search, classic (the information-set search's
-        /// signature), speed (iterations per second, 1 thread
-        /// and 2 with root and with tree parallelism), worlds (classic world sampling), latency (isready and
-        /// stop during a search), movegen, playout, or rules (movegen and playout).
+        /// signature), siguo (the four-player search's signature), speed
+        /// (iterations per second, 1 thread and 2 with root and with tree
+        /// parallelism; four-player rows last), worlds (classic world
+        /// sampling), latency (isready and stop during a search), movegen,
+        /// playout, rules (movegen and playout), or siguo-rules (four-player
+        /// perft and random playouts).
         #[arg(default_value = "search")]
         what: String,
     },
@@ -137,6 +140,15 @@ fn bench_command(what: &str) -> Result<(), String> {
                 ratio(tree)
             );
         }
+        for plies in [0, 80] {
+            let one = luzhanqi::search::bench::siguo_speed(plies, 1, 300_000);
+            let two = luzhanqi::search::bench::siguo_speed(plies, 2, 600_000);
+            let name = format!("siguo ply {plies}");
+            luzhanqi::outln!(
+                "{name:<14} 1 thread {one:>8} iterations/s, 2 threads: root {two:>8} (ratio {:.2})",
+                two as f64 / one.max(1) as f64
+            );
+        }
         return Ok(());
     }
     if what == "worlds" {
@@ -157,10 +169,14 @@ fn bench_command(what: &str) -> Result<(), String> {
         );
         return Ok(());
     }
-    if what == "search" || what == "classic" {
+    if what == "search" || what == "classic" || what == "siguo" {
         use luzhanqi::search::{Control, bench};
         let out = Output::stdout();
-        let run = if what == "search" { bench::run } else { bench::classic };
+        let run = match what {
+            "search" => bench::run,
+            "classic" => bench::classic,
+            _ => bench::siguo,
+        };
         let (nodes, nps) = run(&mut |line| out.send(&Response::InfoString(line)), &Control::default());
         out.send(&Response::BenchTotal { nodes, nps });
         return Ok(());
@@ -174,9 +190,13 @@ fn bench_command(what: &str) -> Result<(), String> {
         lines.push(bench::playout_bench(luzhanqi::Rules::FLIP, 20_000));
         lines.push(bench::playout_bench(luzhanqi::Rules::OPEN, 5_000));
     }
+    if matches!(what, "siguo-rules") {
+        lines.extend(bench::siguo_movegen_bench());
+        lines.push(bench::siguo_playout_bench(1_000));
+    }
     if lines.is_empty() {
         return Err(format!(
-            "unknown benchmark '{what}' (search, classic, speed, worlds, latency, movegen, playout or rules)"
+            "unknown benchmark '{what}' (search, classic, siguo, speed, worlds, latency, movegen, playout, rules or siguo-rules)"
         ));
     }
     for l in &lines {

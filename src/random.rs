@@ -69,3 +69,35 @@ pub fn seeded_position(rules: Rules, seed: u64, plies: u32) -> Position {
     }
     unreachable!("an unbounded seed range always finds a position")
 }
+
+/// A four-player start of `rules` with four random deployments from `rng`.
+pub fn random_siguo_start(rules: crate::siguo::SiguoRules, rng: &mut Rng) -> crate::siguo::Position {
+    let d: [Deployment; 4] = std::array::from_fn(|_| Deployment::random(Colour::Red, rng));
+    crate::siguo::Position::start(rules, &d)
+}
+
+/// A refereed four-player game of `rules` after `plies` uniformly random
+/// actions from a random start (fixed seed); if the game ends earlier the
+/// next seed is tried.
+pub fn seeded_siguo_game(rules: crate::siguo::SiguoRules, seed: u64, plies: u32) -> crate::siguo::SiguoReferee {
+    let mut buf = Vec::new();
+    'seeds: for s in seed.. {
+        let mut r = rng(s);
+        let mut referee = crate::siguo::SiguoReferee::new(random_siguo_start(rules, &mut r));
+        for _ in 0..plies {
+            buf.clear();
+            referee.truth().legal_actions(&mut buf);
+            if buf.is_empty() || referee.outcome().is_some() {
+                continue 'seeds;
+            }
+            let a = buf[r.random_range(0..buf.len())];
+            if referee.play(a).is_err() {
+                continue 'seeds;
+            }
+        }
+        if referee.outcome().is_none() {
+            return referee;
+        }
+    }
+    unreachable!("an unbounded seed range always finds a game")
+}

@@ -122,3 +122,56 @@ pub fn worlds(plies: u32, count: usize) -> (u64, usize) {
     std::hint::black_box(checksum);
     ((count as f64 / start.elapsed().as_secs_f64()) as u64, belief.pieces.iter().filter(|e| e.at.is_some()).count())
 }
+
+/// The four-player bench: South's view of seeded random `siguo` games (the
+/// history it was told, from the deployment) and one `siguo-open`
+/// position, searched as [`run`] searches (one thread, seed 1, stop at
+/// `BENCH_VISITS / 2` visits of the best action). Its node total is the
+/// four-player search's signature.
+pub fn siguo(report: &mut dyn FnMut(String), control: &Control) -> (u64, u64) {
+    use crate::random::seeded_siguo_game;
+    use crate::siguo::SiguoRules;
+    let limits = Limits { nodes: Some(50_000), best_visits: Some(BENCH_VISITS / 2), ..Limits::default() };
+    let cfg = SearchConfig { threads: 1, hash_mb: 64, seed: 1, move_overhead: 0, ..SearchConfig::default() };
+    let games = [(SiguoRules::CLASSIC, 121, 0), (SiguoRules::CLASSIC, 122, 40), (SiguoRules::CLASSIC, 123, 160)]
+        .into_iter()
+        .chain([(SiguoRules::OPEN, 124, 80)])
+        .map(|(rules, seed, plies)| seeded_siguo_game(rules, seed, plies));
+    let (mut total, start) = (0u64, Instant::now());
+    for (i, referee) in games.enumerate() {
+        if control.stopped() {
+            break;
+        }
+        let seat = referee.truth().side_to_move();
+        let req = super::four::Request {
+            start: referee.start(seat),
+            at_deployment: true,
+            history: referee.told(seat),
+            view: referee.view(seat),
+        };
+        let result = super::four::go(&req, &limits, &cfg, control, &mut |_| {});
+        total += result.last.nodes;
+        let best = result.best.map_or_else(|| "none".to_owned(), |a| a.to_string());
+        report(format!("siguo bench position {} nodes {} bestmove {best}", i + 1, result.last.nodes));
+    }
+    let ms = start.elapsed().as_millis() as u64;
+    (total, total * 1000 / ms.max(1))
+}
+
+/// Iterations per second of the four-player search on the view of the
+/// seat to move after `plies` random plies of a seeded `siguo` game, with
+/// `threads` threads (root parallelism), over `nodes` iterations.
+pub fn siguo_speed(plies: u32, threads: usize, nodes: u64) -> u64 {
+    let referee = crate::random::seeded_siguo_game(crate::siguo::SiguoRules::CLASSIC, 7, plies);
+    let seat = referee.truth().side_to_move();
+    let req = super::four::Request {
+        start: referee.start(seat),
+        at_deployment: true,
+        history: referee.told(seat),
+        view: referee.view(seat),
+    };
+    let cfg = SearchConfig { threads, hash_mb: 4096, seed: 1, move_overhead: 0, ..SearchConfig::default() };
+    let start = Instant::now();
+    let result = super::four::go(&req, &Limits::nodes(nodes), &cfg, &Control::default(), &mut |_| {});
+    (result.last.nodes as f64 / start.elapsed().as_secs_f64()) as u64
+}
