@@ -47,10 +47,6 @@ fn search(req: &Request<'_>, nodes: u64, seed: u64) -> luzhanqi::search::Report<
     four::go(req, &Limits::nodes(nodes), &cfg, &Control::default(), &mut |_| {})
 }
 
-fn request<'a>(referee: &'a SiguoReferee, seat: Seat) -> Request<'a> {
-    Request { start: referee.start(seat), at_deployment: true, history: referee.told(seat), view: referee.view(seat) }
-}
-
 #[test]
 fn every_action_has_its_own_edge_label() {
     let mut seen = std::collections::HashMap::new();
@@ -195,7 +191,7 @@ fn the_search_answers_legal_reproducible_actions() {
                 return;
             }
             let seat = referee.truth().side_to_move();
-            let req = request(referee, seat);
+            let req = Request::told_by(referee, seat);
             let a = search(&req, 300, seed);
             let b = search(&req, 300, seed);
             let best = a.best.expect("an action");

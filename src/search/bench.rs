@@ -143,12 +143,7 @@ pub fn siguo(report: &mut dyn FnMut(String), control: &Control) -> (u64, u64) {
             break;
         }
         let seat = referee.truth().side_to_move();
-        let req = super::four::Request {
-            start: referee.start(seat),
-            at_deployment: true,
-            history: referee.told(seat),
-            view: referee.view(seat),
-        };
+        let req = super::four::Request::told_by(&referee, seat);
         let result = super::four::go(&req, &limits, &cfg, control, &mut |_| {});
         total += result.last.nodes;
         let best = result.best.map_or_else(|| "none".to_owned(), |a| a.to_string());
@@ -164,12 +159,7 @@ pub fn siguo(report: &mut dyn FnMut(String), control: &Control) -> (u64, u64) {
 pub fn siguo_speed(plies: u32, threads: usize, nodes: u64) -> u64 {
     let referee = crate::random::seeded_siguo_game(crate::siguo::SiguoRules::CLASSIC, 7, plies);
     let seat = referee.truth().side_to_move();
-    let req = super::four::Request {
-        start: referee.start(seat),
-        at_deployment: true,
-        history: referee.told(seat),
-        view: referee.view(seat),
-    };
+    let req = super::four::Request::told_by(&referee, seat);
     let cfg = SearchConfig { threads, hash_mb: 4096, seed: 1, move_overhead: 0, ..SearchConfig::default() };
     let start = Instant::now();
     let result = super::four::go(&req, &Limits::nodes(nodes), &cfg, &Control::default(), &mut |_| {});

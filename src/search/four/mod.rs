@@ -139,6 +139,18 @@ pub struct Request<'a> {
     pub view: &'a Position,
 }
 
+impl<'a> Request<'a> {
+    /// What `referee` told `seat` of a game it started at the deployment.
+    pub fn told_by(referee: &'a crate::siguo::SiguoReferee, seat: crate::siguo::Seat) -> Request<'a> {
+        Request {
+            start: referee.start(seat),
+            at_deployment: true,
+            history: referee.told(seat),
+            view: referee.view(seat),
+        }
+    }
+}
+
 /// The belief of the seat to move of `req.view`: from the history when it
 /// leads to the view, from the view alone otherwise.
 pub fn belief_of(req: &Request<'_>) -> SiguoBelief {
