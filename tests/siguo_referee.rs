@@ -118,6 +118,39 @@ fn an_attack_is_told_with_its_outcome_only() {
 }
 
 #[test]
+fn an_attack_legal_in_the_movers_view_but_not_on_the_true_kind_fails() {
+    // South's General next to East's flag, which South does not know: with
+    // FlagNeedsEngineer the truth forbids the attack, South's view allows it.
+    let text = "S - Sb1:sF Sc3:s4 Eb2:s8 Eb1:eF Ec3:e4 Nb1:nF Nc3:n4 Wb1:wF Wc3:w4";
+    let mut rules = SiguoRules::CLASSIC;
+    rules.base.flag_needs_engineer = true;
+    let mut r = referee(text, rules);
+    let mut truth_legal = Vec::new();
+    r.truth().legal_actions(&mut truth_legal);
+    assert!(!truth_legal.contains(&act("Eb2xEb1")) && r.is_legal(act("Eb2xEb1")));
+    let ply = r.play(act("Eb2xEb1")).unwrap();
+    assert_eq!(ply.token, tok("Eb2xEb1-"));
+    for s in Seat::ALL {
+        assert_eq!(told(&r, s), ["Eb2xEb1-"], "{s}");
+    }
+    assert_eq!(r.truth().cell(pt("Eb1")), Some(Piece::new(Seat::East, Some(Kind::Flag))));
+    assert_eq!(r.truth().cell(pt("Eb2")), None);
+    assert!(!r.truth().is_out(Seat::East));
+    // A bomb on a landmine it cannot attack fails the same way.
+    let text = "S - Sb1:sF Sc3:s4 Eb3:sB Eb2:eM Eb1:eF Ec3:e4 Nb1:nF Nc3:n4 Wb1:wF Wc3:w4";
+    let mut rules = SiguoRules::CLASSIC;
+    rules.base.bomb_attacks_mine_and_flag = false;
+    let mut r = referee(text, rules);
+    assert_eq!(r.play(act("Eb3xEb2")).unwrap().token, tok("Eb3xEb2-"));
+    // What no view allows stays illegal, and the referee is unchanged.
+    let mut r = referee(BASE, SiguoRules::CLASSIC);
+    let before = r.truth().clone();
+    assert!(!r.is_legal(act("Sc3-Ec3")));
+    assert!(r.play(act("Sc3-Ec3")).is_err());
+    assert_eq!((r.truth(), r.told(Seat::South).len()), (&before, 0));
+}
+
+#[test]
 fn winner_learns_loser_tells_the_winner_only() {
     let mut rules = SiguoRules::CLASSIC;
     rules.base.winner_learns_loser = true;

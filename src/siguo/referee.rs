@@ -1,7 +1,8 @@
 //! The four-player referee (RULES-4P.md §4 item 11): it holds the truth
-//! (every piece named), judges each action of the side to move, and tells
-//! each seat only what it may know, as [`SiguoToken`]s; each seat's view
-//! is its start view with exactly those tokens applied.
+//! (every piece named), judges each action of the side to move against
+//! what that seat was told (its view) and resolves it on the truth, and
+//! tells each seat only what it may know, as [`SiguoToken`]s; each seat's
+//! view is its start view with exactly those tokens applied.
 //!
 //! What a seat is told of one action, in order:
 //! 1. the ply: a move as played; an attack with its outcome only, plus the
@@ -115,31 +116,55 @@ impl SiguoReferee {
         &self.told[seat.index()]
     }
 
+    /// Whether `action` is legal for the side to move in what it was told
+    /// (its view: see [`SiguoReferee::play`]).
+    pub fn is_legal(&self, action: Action) -> bool {
+        let mut legal = Vec::new();
+        self.views[self.truth.side_to_move().index()].legal_actions(&mut legal);
+        legal.contains(&action)
+    }
+
     /// The result once the game is over (judged on the truth).
     pub fn outcome(&self) -> Option<SiguoResult> {
         self.truth.outcome()
     }
 
-    /// Judges `action` of the side to move on the truth and tells each
-    /// seat what it may know.
+    /// Judges `action` of the side to move: it must be legal in what the
+    /// mover was told (its view), and is resolved on the truth; then each
+    /// seat is told what it may know.
+    ///
+    /// The view and the truth allow the same moves; an attack on a piece
+    /// the mover does not know may be legal in its view though the rules
+    /// forbid it on the true kind (a bomb on a landmine without
+    /// `BombAttacksMineAndFlag`, a non-engineer on the flag with
+    /// `FlagNeedsEngineer`): it fails, as in the two-player game (the
+    /// attacker removed, `-`; RULES.md's decision for hidden defenders).
     ///
     /// # Errors
-    /// [`SiguoRefereeError::Play`] when the truth refuses it (the referee
-    /// is unchanged); [`SiguoRefereeError::Rejected`] on a bug.
+    /// [`SiguoRefereeError::Play`] when the game is over or the action is
+    /// not legal in the mover's view (the referee is unchanged);
+    /// [`SiguoRefereeError::Rejected`] on a bug.
     pub fn play(&mut self, action: Action) -> Result<SiguoPly, SiguoRefereeError> {
+        if self.truth.is_over() {
+            return Err(SiguoPlayError::GameOver.into());
+        }
         let before = self.truth.clone();
         let mover = before.side_to_move();
+        if !self.is_legal(action) {
+            return Err(SiguoPlayError::Illegal(action).into());
+        }
         // Every piece of the truth is named: an attack's outcome is decided.
         let attack = if action.attack {
             let (Some(att), Some(def)) = (before.cell(action.from), before.cell(action.to)) else {
                 return Err(SiguoPlayError::Illegal(action).into());
             };
             let outcome = before.attack_outcome(action.from, action.to).ok_or(SiguoPlayError::OutcomeNeeded(action))?;
+            self.truth.play_attack(action.from, action.to, outcome);
             Some((att, def, outcome))
         } else {
+            self.truth.play_move(action.from, action.to);
             None
         };
-        self.truth.play(action, None)?;
         let mut told: [Vec<SiguoToken>; 4] = Default::default();
         let token = if let Some((att, def, outcome)) = attack {
             let (from, to) = (action.from, action.to);
