@@ -14,6 +14,7 @@ use arena::engine::EngineSpec;
 use arena::proto::Proto;
 use arena::record::{GameRecord, Termination, parse_records};
 use arena::runner::{MatchConfig, run};
+use arena::schedule::RunSettings;
 use luzhanqi::Variant;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_luzhanqi");
@@ -48,20 +49,22 @@ fn one_game(engines: [EngineSpec; 2], variant: Variant, tag: &str) -> GameRecord
         variant,
         toggles: Vec::new(),
         rules: variant.rules(),
-        games: 1,
-        concurrency: 1,
-        limits: Limits { tc: Some(TimeControl { base: 60_000, inc: 0 }), ..Limits::default() },
-        seed: 3,
-        max_plies: 400,
-        margin: Duration::from_millis(500),
-        stall: Duration::from_secs(10),
-        out: Some(out.clone()),
-        resume: false,
-        log_dir: Some(dir.join(format!("{tag}-logs"))),
-        sprt: None,
-        resign: None,
-        quiet: true,
-        shard: None,
+        run: RunSettings {
+            games: 1,
+            concurrency: 1,
+            limits: Limits { tc: Some(TimeControl { base: 60_000, inc: 0 }), ..Limits::default() },
+            seed: 3,
+            max_plies: 400,
+            margin: Duration::from_millis(500),
+            stall: Duration::from_secs(10),
+            out: Some(out.clone()),
+            resume: false,
+            log_dir: Some(dir.join(format!("{tag}-logs"))),
+            sprt: None,
+            resign: None,
+            quiet: true,
+            shard: None,
+        },
     };
     run(&cfg).unwrap();
     let text = std::fs::read_to_string(&out).unwrap();

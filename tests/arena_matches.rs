@@ -12,6 +12,7 @@ use arena::engine::EngineSpec;
 use arena::record::{GameRecord, Termination, parse_records};
 use arena::replay::{ReplayOptions, replay_game};
 use arena::runner::{MatchConfig, Summary, run};
+use arena::schedule::RunSettings;
 use luzhanqi::{Colour, Variant};
 
 /// The engine binary Cargo built for these tests (the test profile, like
@@ -53,20 +54,22 @@ fn config(engines: [EngineSpec; 2], variant: Variant, games: u64, out: PathBuf) 
         variant,
         toggles: Vec::new(),
         rules: variant.rules(),
-        games,
-        concurrency: 2,
-        limits: Limits { tc: Some(TimeControl { base: 20_000, inc: 100 }), ..Limits::default() },
-        seed: 11,
-        max_plies: 1000,
-        margin: Duration::from_millis(200),
-        stall: Duration::from_secs(10),
-        out: Some(out),
-        resume: false,
-        log_dir: None,
-        sprt: None,
-        resign: None,
-        quiet: true,
-        shard: None,
+        run: RunSettings {
+            games,
+            concurrency: 2,
+            limits: Limits { tc: Some(TimeControl { base: 20_000, inc: 100 }), ..Limits::default() },
+            seed: 11,
+            max_plies: 1000,
+            margin: Duration::from_millis(200),
+            stall: Duration::from_secs(10),
+            out: Some(out),
+            resume: false,
+            log_dir: None,
+            sprt: None,
+            resign: None,
+            quiet: true,
+            shard: None,
+        },
     }
 }
 
@@ -78,10 +81,10 @@ fn out_file(name: &str) -> PathBuf {
 
 fn play(cfg: &MatchConfig) -> (Summary, Vec<GameRecord>) {
     let summary = run(cfg).unwrap();
-    let text = std::fs::read_to_string(cfg.out.as_ref().unwrap()).unwrap();
+    let text = std::fs::read_to_string(cfg.run.out.as_ref().unwrap()).unwrap();
     let mut records = parse_records(&text).unwrap();
     records.sort_by_key(|r| r.game);
-    assert_eq!(records.len() as u64, cfg.games);
+    assert_eq!(records.len() as u64, cfg.run.games);
     (summary, records)
 }
 
@@ -165,16 +168,16 @@ fn crashes_stalls_and_time_losses_lose_and_the_engine_restarts() {
 
     let slow = fake("slow", "sleep 1; echo 'bestmove a6'", "echo 'bestsetup x'");
     let mut cfg = config([real("random", "random"), slow], Variant::Flip, 2, out_file("time.ljr"));
-    cfg.limits = Limits { tc: Some(TimeControl { base: 300, inc: 0 }), ..Limits::default() };
-    cfg.margin = Duration::from_millis(50);
+    cfg.run.limits = Limits { tc: Some(TimeControl { base: 300, inc: 0 }), ..Limits::default() };
+    cfg.run.margin = Duration::from_millis(50);
     let (summary, records) = play(&cfg);
     assert_eq!(summary.tally.wins, 2, "{records:?}");
     assert!(records.iter().all(|r| r.termination == Termination::Time), "{records:?}");
 
     let mute = fake("mute", "true", "true");
     let mut cfg = config([mute, real("random", "random")], Variant::Open, 2, out_file("stall.ljr"));
-    cfg.stall = Duration::from_millis(300);
-    cfg.limits = Limits { nodes: Some(1), ..Limits::default() };
+    cfg.run.stall = Duration::from_millis(300);
+    cfg.run.limits = Limits { nodes: Some(1), ..Limits::default() };
     let (summary, records) = play(&cfg);
     assert_eq!(summary.tally.losses, 2);
     assert!(records.iter().all(|r| r.termination == Termination::Stall), "{records:?}");
@@ -184,7 +187,7 @@ fn crashes_stalls_and_time_losses_lose_and_the_engine_restarts() {
 fn the_length_limit_draws_and_the_sprt_stops_a_lopsided_match() {
     let engines = [real("greedy", "greedy"), real("random", "random")];
     let mut cfg = config(engines.clone(), Variant::Flip, 2, out_file("maxplies.ljr"));
-    cfg.max_plies = 12;
+    cfg.run.max_plies = 12;
     let (summary, records) = play(&cfg);
     assert_eq!(summary.tally.draws, 2);
     for rec in &records {
@@ -193,7 +196,7 @@ fn the_length_limit_draws_and_the_sprt_stops_a_lopsided_match() {
     }
 
     let mut cfg = config(engines, Variant::Open, 200, out_file("sprt.ljr"));
-    cfg.sprt = Some("elo0=0 elo1=200".parse().unwrap());
+    cfg.run.sprt = Some("elo0=0 elo1=200".parse().unwrap());
     let summary = run(&cfg).unwrap();
     assert_eq!(summary.verdict, Some(arena::stats::Verdict::H1), "{}", summary.text(&cfg));
     assert!(summary.tally.games() < 60, "stopped after {} games", summary.tally.games());
@@ -215,7 +218,7 @@ fn an_interrupted_match_resumes_with_the_pairs_it_finished() {
     let fifth = recs[4].to_string();
     std::fs::write(&path, format!("{kept}{}", &fifth[..fifth.len() / 2])).unwrap();
     let mut more = config(engines.clone(), Variant::Flip, 8, path.clone());
-    more.resume = true;
+    more.run.resume = true;
     let (summary, records) = play(&more);
     assert_eq!(summary.tally.games(), 8);
     assert_eq!(summary.tally.pairs(), 4);
@@ -224,8 +227,8 @@ fn an_interrupted_match_resumes_with_the_pairs_it_finished() {
     assert_eq!((records[4].deal.clone(), records[4].seed), (full[4].deal.clone(), full[4].seed));
     // Records of another match are refused.
     let mut other = config(engines, Variant::Flip, 8, path);
-    other.resume = true;
-    other.seed = 12;
+    other.run.resume = true;
+    other.run.seed = 12;
     assert!(run(&other).unwrap_err().contains("not from this match"));
 }
 
@@ -250,23 +253,23 @@ fn three_shards_merged_equal_one_run_of_the_same_match() {
     use arena::shard::{Shard, merge};
     let engines = [real("greedy", "greedy"), real("random", "random")];
     let mut whole = config(engines, Variant::Classic, 12, out_file("whole.ljr"));
-    whole.seed = 1;
-    whole.limits = Limits { nodes: Some(100), ..Limits::default() };
+    whole.run.seed = 1;
+    whole.run.limits = Limits { nodes: Some(100), ..Limits::default() };
     let (summary, records) = play(&whole);
     // Not a trivial match: wins, a draw and a loss, in several pair scores.
     assert!(summary.tally.wins > 0 && summary.tally.draws > 0 && summary.tally.losses > 0, "{}", summary.text(&whole));
     assert!(summary.tally.penta.iter().filter(|&&n| n > 0).count() >= 2, "{}", summary.text(&whole));
     let shard = |index: u64, seed: u64| {
         let mut cfg = whole.clone();
-        (cfg.shard, cfg.seed, cfg.concurrency) = (Some(Shard { index, count: 3 }), seed, 1);
-        cfg.out = Some(out_file(&format!("shard-{index}-of-3-seed-{seed}.ljr")));
+        (cfg.run.shard, cfg.run.seed, cfg.run.concurrency) = (Some(Shard { index, count: 3 }), seed, 1);
+        cfg.run.out = Some(out_file(&format!("shard-{index}-of-3-seed-{seed}.ljr")));
         cfg
     };
     let mut inputs = Vec::new();
     for k in 1..=3 {
         let cfg = shard(k, 1);
         let part = run(&cfg).unwrap();
-        let text = std::fs::read_to_string(cfg.out.as_ref().unwrap()).unwrap();
+        let text = std::fs::read_to_string(cfg.run.out.as_ref().unwrap()).unwrap();
         // Shard k plays pairs k and k+3 (games 2k-1, 2k, 2k+5, 2k+6), tagged.
         let mut games: Vec<u64> = parse_records(&text).unwrap().iter().map(|r| r.game).collect();
         games.sort_unstable();
@@ -296,29 +299,29 @@ fn three_shards_merged_equal_one_run_of_the_same_match() {
     assert!(err.contains("game 3 (pair 2) is twice: in shard-2 and in shard-2"), "{err}");
     let other = shard(2, 2);
     run(&other).unwrap();
-    let text = std::fs::read_to_string(other.out.as_ref().unwrap()).unwrap();
+    let text = std::fs::read_to_string(other.run.out.as_ref().unwrap()).unwrap();
     let err = merge(&[inputs[0].clone(), ("other".to_owned(), text), inputs[2].clone()]).unwrap_err();
     assert!(err.contains("other: game") && err.contains("is of another match (games=12 seed=2"), "{err}");
 
     // A shard killed in its second pair resumes with only its own pairs,
     // and the merge is the same again.
     let cfg = shard(3, 1);
-    let path = cfg.out.clone().unwrap();
+    let path = cfg.run.out.clone().unwrap();
     let text = inputs[2].1.clone();
     let cut = text.find("[Game \"11\"]").unwrap();
     std::fs::write(&path, &text[..cut + 40]).unwrap();
     let mut resumed = cfg.clone();
-    resumed.resume = true;
+    resumed.run.resume = true;
     run(&resumed).unwrap();
     inputs[2].1 = std::fs::read_to_string(&path).unwrap();
     assert_eq!(inputs[2].1[..cut], text[..cut], "the first pair is kept as it was");
     assert_eq!(untimed(&merge(&inputs).unwrap().records), untimed(&records));
     // A shard's records are not another shard's to resume.
     let mut wrong = shard(1, 1);
-    (wrong.out, wrong.resume) = (Some(path), true);
+    (wrong.run.out, wrong.run.resume) = (Some(path), true);
     assert!(run(&wrong).unwrap_err().contains("not from this match"));
     // A shard cannot run an SPRT: it would stop on its own pairs.
     let mut sprt = shard(1, 1);
-    sprt.sprt = Some("elo0=0 elo1=200".parse().unwrap());
+    sprt.run.sprt = Some("elo0=0 elo1=200".parse().unwrap());
     assert!(run(&sprt).unwrap_err().contains("--sprt with --shard"));
 }

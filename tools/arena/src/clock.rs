@@ -136,6 +136,23 @@ pub fn go_command(limits: &Limits, clocks: &[Option<Clock>; 2], red_seat: usize)
     go
 }
 
+/// The `go` command for a four-player move: the limits of the mover, the
+/// mover's clock in its team's words (team SN: `rtime`/`rinc`, team EW:
+/// `btime`/`binc`, as Red moves first in two-player games and South in
+/// four-player ones) and `opponent`'s clock (the opponent who moves next)
+/// in the other team's words.
+pub fn siguo_go_command(limits: &Limits, mine: Option<Clock>, opponent: Option<Clock>, south_north: bool) -> Go {
+    let (red, blue) = if south_north { (mine, opponent) } else { (opponent, mine) };
+    let go = Go { movetime: limits.movetime, nodes: limits.nodes, depth: limits.depth, ..Go::default() };
+    Go {
+        rtime: red.map(|c| c.left),
+        rinc: red.map(|c| c.inc),
+        btime: blue.map(|c| c.left),
+        binc: blue.map(|c| c.inc),
+        ..go
+    }
+}
+
 /// How long a move may take before it is lost on time: what is left on the
 /// mover's clock, or the fixed time per move, whichever is shorter, plus the
 /// margin. `None` when the move has no time limit (nodes or depth only).
@@ -198,6 +215,17 @@ mod tests {
         // A seat without a clock (nodes only) leaves its fields out.
         let go = go_command(&Limits::default(), &[None, Some(Clock::new(tc))], 0);
         assert_eq!((go.rtime, go.btime), (None, Some(1000)));
+    }
+
+    #[test]
+    fn a_four_player_go_sends_the_movers_clock_in_its_teams_words() {
+        let limits = Limits { movetime: Some(100), ..Limits::default() };
+        let (mine, theirs) = (Some(Clock { left: 900, inc: 10 }), Some(Clock { left: 500, inc: 20 }));
+        let go = |sn| luzhanqi::protocol::Command::Go(siguo_go_command(&limits, mine, theirs, sn)).to_string();
+        assert_eq!(go(true), "go movetime 100 rtime 900 btime 500 rinc 10 binc 20");
+        assert_eq!(go(false), "go movetime 100 rtime 500 btime 900 rinc 20 binc 10");
+        let none = siguo_go_command(&limits, None, None, true);
+        assert_eq!((none.rtime, none.btime, none.movetime), (None, None, Some(100)));
     }
 
     #[test]

@@ -88,17 +88,34 @@ impl EngineSpec {
     /// What [`EngineSpec::parse`] refuses, and two engines both given the
     /// same `name=`.
     pub fn parse_pair(first: &[String], second: &[String]) -> Result<[EngineSpec; 2], String> {
-        let mut specs = [EngineSpec::parse(first)?, EngineSpec::parse(second)?];
-        if specs[0].name == specs[1].name {
-            let named = [first, second].map(|words| words.iter().any(|w| w.starts_with("name=")));
-            let seat = match named {
-                [true, true] => {
-                    return Err(format!("both engines are named '{}': give them different name=", specs[0].name));
-                }
-                [true, false] | [false, false] => 1,
-                [false, true] => 0,
-            };
-            specs[seat].name.push_str("-2");
+        let specs = EngineSpec::parse_all(&[first.to_vec(), second.to_vec()])?;
+        <[EngineSpec; 2]>::try_from(specs).map_err(|_| "two engines".to_owned())
+    }
+
+    /// Reads the `--engine`s of a match, giving them distinct names: the
+    /// engines given a `name=` keep it; an engine named after its command
+    /// whose name is taken becomes `<name>-2` (or `-3`, ...).
+    ///
+    /// # Errors
+    /// What [`EngineSpec::parse`] refuses, and two engines both given the
+    /// same `name=`.
+    pub fn parse_all(groups: &[Vec<String>]) -> Result<Vec<EngineSpec>, String> {
+        let mut specs = groups.iter().map(|g| EngineSpec::parse(g)).collect::<Result<Vec<_>, _>>()?;
+        let named: Vec<bool> = groups.iter().map(|g| g.iter().any(|w| w.starts_with("name="))).collect();
+        let mut taken: Vec<String> = Vec::new();
+        for (spec, _) in specs.iter().zip(&named).filter(|(_, n)| **n) {
+            if taken.contains(&spec.name) {
+                let who = if groups.len() == 2 { "both" } else { "two" };
+                return Err(format!("{who} engines are named '{}': give them different name=", spec.name));
+            }
+            taken.push(spec.name.clone());
+        }
+        for (spec, _) in specs.iter_mut().zip(&named).filter(|(_, n)| !**n) {
+            if taken.contains(&spec.name) {
+                let k = (2..).find(|k| !taken.contains(&format!("{}-{k}", spec.name))).unwrap_or(2);
+                spec.name = format!("{}-{k}", spec.name);
+            }
+            taken.push(spec.name.clone());
         }
         Ok(specs)
     }
@@ -726,6 +743,10 @@ mod tests {
         assert_eq!(names(&format!("name=x {a}"), b).unwrap(), ["x", "luzhanqi"]);
         let err = names(&format!("name=x {a}"), &format!("name=x {b}")).unwrap_err();
         assert!(err.contains("both engines are named 'x'"), "{err}");
+        // Four engines of one command, one of them named after it.
+        let groups = [b, a, &format!("name=luzhanqi {b}"), b].map(words);
+        let four: Vec<String> = EngineSpec::parse_all(&groups).unwrap().into_iter().map(|e| e.name).collect();
+        assert_eq!(four, ["luzhanqi-2", "luzhanqi-3", "luzhanqi", "luzhanqi-4"]);
     }
 
     #[test]

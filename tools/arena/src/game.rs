@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use luzhanqi::notation::parse_deployment;
-use luzhanqi::protocol::{Command, Response, parse_response};
+use luzhanqi::protocol::{Command, Go, Response, parse_response};
 use luzhanqi::{Colour, Deployment, Rules, Variant};
 
 use crate::clock::{Clock, Limits, go_command, time_allowed};
@@ -122,14 +122,14 @@ pub fn engine_seed(seed: u64) -> u64 {
 /// the match's).
 pub fn launch(
     spec: &EngineSpec,
-    variant: Variant,
+    variant: &str,
     toggles: &[(String, String)],
     stall: Duration,
     limits: &crate::clock::Limits,
     log: Option<GameLog>,
 ) -> Result<Engine, EngineError> {
     let mut e = Engine::start(spec, stall, log)?;
-    e.set_option("Variant", variant.name())?;
+    e.set_option("Variant", variant)?;
     let limits = spec.limits.unwrap_or(*limits);
     let time_rule = match spec.proto {
         crate::proto::Proto::Ccgc | crate::proto::Proto::Ccgc2019 => {
@@ -167,10 +167,7 @@ impl End {
     }
 
     fn engine(seat: usize, name: &str, e: &EngineError) -> End {
-        let t = match e {
-            EngineError::Stalled(_) => Termination::Stall,
-            EngineError::Spawn(_) | EngineError::Crashed(_) | EngineError::Refused(_) => Termination::Crash,
-        };
+        let t = Termination::of_engine_error(e);
         End::loss(seat, t, format!("{name} {e}"))
     }
 
@@ -208,16 +205,7 @@ impl Game<'_> {
         let name = self.names[seat].clone();
         let remark = format!("game {} (pair {}), Seed {seed}", self.spec.game, self.spec.pair);
         let e = self.engine(seat);
-        e.set_log(log);
-        e.remark(&remark);
-        let mut run = || -> Result<(), EngineError> {
-            e.send(&Command::NewGame)?;
-            if e.has_option("Seed") && !e.spec().sets_option("Seed") {
-                e.set_option("Seed", &seed.to_string())?;
-            }
-            e.sync(stall)
-        };
-        run().map_err(|err| End::engine(seat, &name, &err))
+        prepare(e, log, &remark, seed, stall).map_err(|err| End::engine(seat, &name, &err))
     }
 
     /// Asks `colour`'s engine for its deployment.
@@ -225,14 +213,8 @@ impl Game<'_> {
         let seat = self.seat_of(colour);
         let (stall, name) = (self.spec.stall, self.names[seat].clone());
         let e = self.engine(seat);
-        e.send(&Command::GoSetup(Some(colour))).map_err(|err| End::engine(seat, &name, &err))?;
-        let deadline = Instant::now() + stall;
-        let text = loop {
-            let (line, _) = e.recv(deadline).map_err(|err| End::engine(seat, &name, &err.during("go setup")))?;
-            if let Some(rest) = line.trim().strip_prefix("bestsetup") {
-                break rest.trim().to_owned();
-            }
-        };
+        let text =
+            ask_setup(e, &Command::GoSetup(Some(colour)), stall).map_err(|err| End::engine(seat, &name, &err))?;
         self.rec.setups[colour.index()] = Some(text.clone());
         Ok(parse_deployment(&text, colour).map_err(|err| {
             let why = err.to_string();
@@ -269,7 +251,7 @@ impl Game<'_> {
             if self.engines[seat].is_none() {
                 let limits = self.spec.limits[seat];
                 let started =
-                    launch(spec, self.spec.variant, &self.spec.toggles, self.spec.stall, &limits, log.clone());
+                    launch(spec, self.spec.variant.name(), &self.spec.toggles, self.spec.stall, &limits, log.clone());
                 self.engines[seat] = Some(started.map_err(|e| End::engine(seat, &spec.name, &e))?);
             }
         }
@@ -309,43 +291,17 @@ impl Game<'_> {
         let position = referee.position_command(side);
         let stall = self.spec.stall;
         let e = self.engine(seat);
-        let fail = |err: EngineError| End::engine(seat, &name, &err);
-        e.send(&position).map_err(fail)?;
-        e.send(&Command::Go(go)).map_err(fail)?;
-        let sent = Instant::now();
-        let deadline = sent + allowed.unwrap_or(stall);
-        let mut complaint = None;
-        let mut cp = None;
-        let received = loop {
-            match e.recv(deadline) {
-                Ok((line, at)) if line.starts_with("bestmove") => break Ok((line, at)),
-                Ok((line, _)) => match parse_response(&line) {
-                    Ok(r) if r.is_error() => complaint = Some(line),
-                    Ok(Response::Info(info)) => cp = info.score.map(|s| s.cp).or(cp),
-                    _ => {}
-                },
-                Err(err) => break Err(err),
-            }
-        };
-        let (line, at) = match received {
-            Ok(got) => got,
-            Err(err) => {
-                self.busy[seat] = true;
-                return Err(match (err, allowed) {
-                    (EngineError::Stalled(_), Some(a)) => {
-                        let detail = format!("{name} ({colour}) lost on time: no bestmove within {} ms", a.as_millis());
-                        End::loss(seat, Termination::Time, detail)
-                    }
-                    (err, _) => fail(err.during("go")),
+        let Answer { line, elapsed, complaint, cp } = match ask_move(e, &position, go, allowed, stall) {
+            Ok(answer) => answer,
+            Err(fail) => {
+                self.busy[seat] |= fail.busy();
+                let who = format!("{name} ({colour})");
+                return Err(match fail.time_loss(&who) {
+                    Some(detail) => End::loss(seat, Termination::Time, detail),
+                    None => End::engine(seat, &name, &fail.error()),
                 });
             }
         };
-        let elapsed = at.saturating_duration_since(sent);
-        if let Some(a) = allowed.filter(|a| elapsed > *a) {
-            let detail =
-                format!("{name} ({colour}) lost on time: {} ms, {} ms allowed", elapsed.as_millis(), a.as_millis());
-            return Err(End::loss(seat, Termination::Time, detail));
-        }
         if let Some(c) = self.clocks[seat].as_mut() {
             c.spend(elapsed);
         }
@@ -394,32 +350,167 @@ impl Game<'_> {
     /// engine that lost on time gets [`STOP_GRACE`] to answer `stop` and
     /// `isready`, not the whole stall timeout.
     fn tidy(&mut self, end: &End) {
-        let stall = self.spec.stall;
         for seat in 0..2 {
             let lost_engine =
                 end.winner_seat == Some(1 - seat) && matches!(end.termination, Termination::Crash | Termination::Stall);
-            let Some(e) = self.engines[seat].as_mut() else { continue };
-            let answered = if lost_engine {
-                Err(format!("lost by {}", end.termination))
-            } else if self.busy[seat] {
-                let grace = stall.min(STOP_GRACE);
-                let stopped = e.send(&Command::Stop).and_then(|()| e.sync(grace));
-                stopped.map_err(|err| {
-                    format!("no answer to stop and isready within {} ms after its time loss ({err})", grace.as_millis())
-                })
-            } else {
-                e.sync(stall).map_err(|err| err.to_string())
-            };
-            match answered {
-                Ok(()) => e.set_log(None),
-                Err(why) => {
-                    e.remark(&why);
-                    let how = e.shutdown();
-                    e.remark(&format!("{how}; restarted for the next game"));
-                    e.set_log(None);
-                    self.engines[seat] = None;
-                }
+            let lost = lost_engine.then_some(end.termination);
+            tidy(&mut self.engines[seat], lost, self.busy[seat], self.spec.stall);
+        }
+    }
+}
+
+/// Before a game: `newgame`, the `Seed` option (unless the engine's own
+/// options set it, or it has none), `isready`; the game's log attached
+/// with `remark` written into it.
+///
+/// # Errors
+/// [`EngineError`] when the engine does not take the commands or does not
+/// answer within `stall`.
+pub(crate) fn prepare(
+    e: &mut Engine,
+    log: Option<GameLog>,
+    remark: &str,
+    seed: u64,
+    stall: Duration,
+) -> Result<(), EngineError> {
+    e.set_log(log);
+    e.remark(remark);
+    e.send(&Command::NewGame)?;
+    if e.has_option("Seed") && !e.spec().sets_option("Seed") {
+        e.set_option("Seed", &seed.to_string())?;
+    }
+    e.sync(stall)
+}
+
+/// Sends a `go setup` command and returns the text of the `bestsetup`
+/// answer (the lines before it are dropped).
+///
+/// # Errors
+/// [`EngineError`] when the engine crashes or does not answer within `stall`.
+pub(crate) fn ask_setup(e: &mut Engine, go_setup: &Command, stall: Duration) -> Result<String, EngineError> {
+    e.send(go_setup)?;
+    let deadline = Instant::now() + stall;
+    loop {
+        let (line, _) = e.recv(deadline).map_err(|err| err.during("go setup"))?;
+        if let Some(rest) = line.trim().strip_prefix("bestsetup") {
+            return Ok(rest.trim().to_owned());
+        }
+    }
+}
+
+/// An engine's answer to `position` and `go`.
+pub(crate) struct Answer {
+    /// The `bestmove` line.
+    pub line: String,
+    /// From sending `go` to reading `bestmove`.
+    pub elapsed: Duration,
+    /// The last `info string error` before it.
+    pub complaint: Option<String>,
+    /// The last score it reported (`info ... score cp`).
+    pub cp: Option<i32>,
+}
+
+/// Why [`ask_move`] got no answer in time.
+pub(crate) enum AskFail {
+    /// Sending failed (the engine is gone).
+    Send(EngineError),
+    /// No `bestmove`: the engine crashed, or stalled (by the deadline:
+    /// `allowed` when the move had a time limit, else the stall timeout).
+    Wait(EngineError, Option<Duration>),
+    /// `bestmove` came after the time allowed.
+    Late(Duration, Duration),
+}
+
+impl AskFail {
+    /// Whether the engine may still be searching (it must be stopped).
+    pub fn busy(&self) -> bool {
+        matches!(self, AskFail::Wait(..))
+    }
+
+    /// The detail of a time loss of `who`, when it is one.
+    pub fn time_loss(&self, who: &str) -> Option<String> {
+        match self {
+            AskFail::Wait(EngineError::Stalled(_), Some(a)) => {
+                Some(format!("{who} lost on time: no bestmove within {} ms", a.as_millis()))
             }
+            AskFail::Late(elapsed, a) => {
+                Some(format!("{who} lost on time: {} ms, {} ms allowed", elapsed.as_millis(), a.as_millis()))
+            }
+            _ => None,
+        }
+    }
+
+    /// The engine's failure, when it is not a time loss.
+    pub fn error(self) -> EngineError {
+        match self {
+            AskFail::Send(err) => err,
+            AskFail::Wait(err, _) => err.during("go"),
+            AskFail::Late(..) => EngineError::Stalled("late".to_owned()),
+        }
+    }
+}
+
+/// Sends `position` and `go`, and waits for `bestmove`: within `allowed`
+/// (the time limit with its margin), or `stall` for a move without one.
+/// `info` lines are read on the way (the last error and score kept).
+pub(crate) fn ask_move(
+    e: &mut Engine,
+    position: &Command,
+    go: Go,
+    allowed: Option<Duration>,
+    stall: Duration,
+) -> Result<Answer, AskFail> {
+    e.send(position).map_err(AskFail::Send)?;
+    e.send(&Command::Go(go)).map_err(AskFail::Send)?;
+    let sent = Instant::now();
+    let deadline = sent + allowed.unwrap_or(stall);
+    let mut complaint = None;
+    let mut cp = None;
+    let (line, at) = loop {
+        match e.recv(deadline) {
+            Ok((line, at)) if line.starts_with("bestmove") => break (line, at),
+            Ok((line, _)) => match parse_response(&line) {
+                Ok(r) if r.is_error() => complaint = Some(line),
+                Ok(Response::Info(info)) => cp = info.score.map(|s| s.cp).or(cp),
+                _ => {}
+            },
+            Err(err) => return Err(AskFail::Wait(err, allowed)),
+        }
+    };
+    let elapsed = at.saturating_duration_since(sent);
+    if let Some(a) = allowed.filter(|a| elapsed > *a) {
+        return Err(AskFail::Late(elapsed, a));
+    }
+    Ok(Answer { line, elapsed, complaint, cp })
+}
+
+/// After a game: an engine that lost it by crashing or stalling (`lost`)
+/// is shut down; one that lost on time (`busy`: it may still be searching)
+/// gets [`STOP_GRACE`] to answer `stop` and `isready`; any other must
+/// answer `isready` within `stall`. An engine that does not is asked to
+/// `quit`, killed, and left as `None` to be restarted for the next game,
+/// its game log still attached while that happens.
+pub(crate) fn tidy(slot: &mut Option<Engine>, lost: Option<Termination>, busy: bool, stall: Duration) {
+    let Some(e) = slot.as_mut() else { return };
+    let answered = if let Some(t) = lost {
+        Err(format!("lost by {t}"))
+    } else if busy {
+        let grace = stall.min(STOP_GRACE);
+        let stopped = e.send(&Command::Stop).and_then(|()| e.sync(grace));
+        stopped.map_err(|err| {
+            format!("no answer to stop and isready within {} ms after its time loss ({err})", grace.as_millis())
+        })
+    } else {
+        e.sync(stall).map_err(|err| err.to_string())
+    };
+    match answered {
+        Ok(()) => e.set_log(None),
+        Err(why) => {
+            e.remark(&why);
+            let how = e.shutdown();
+            e.remark(&format!("{how}; restarted for the next game"));
+            e.set_log(None);
+            *slot = None;
         }
     }
 }

@@ -17,6 +17,8 @@ pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod runner;
+pub mod schedule;
 pub mod shard;
+pub mod siguo;
 pub mod stats;
 pub mod tune;

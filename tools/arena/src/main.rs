@@ -7,12 +7,17 @@ use std::time::Duration;
 
 use arena::clock::{Limits, TimeControl};
 use arena::engine::EngineSpec;
-use arena::record::parse_records;
+use arena::record::{AnyRecord, parse_any_records, parse_records};
 use arena::replay::{ReplayOptions, replay_game, rules_of};
 use arena::runner::{MatchConfig, run};
+use arena::schedule::RunSettings;
 use arena::shard::Shard;
+use arena::siguo::replay::{replay_siguo, siguo_rules_of};
+use arena::siguo::runner::SiguoConfig;
 use arena::stats::Sprt;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
+use luzhanqi::engine::options::SiguoVariant;
+use luzhanqi::siguo::Seat;
 use luzhanqi::{Colour, Variant};
 
 #[derive(Parser)]
@@ -31,9 +36,10 @@ enum Sub {
     Replay {
         /// The record file.
         file: PathBuf,
-        /// Print what this side was told (red or blue) instead of the truth.
-        #[arg(long = "as", value_parser = parse_colour)]
-        viewer: Option<Colour>,
+        /// Print what this side was told instead of the truth: red or blue,
+        /// or in four-player records the seat s, e, n or w.
+        #[arg(long = "as", value_parser = parse_viewer)]
+        viewer: Option<Viewer>,
         /// Only this game number.
         #[arg(long)]
         game: Option<u64>,
@@ -131,12 +137,13 @@ fn parse_gammas(s: &str) -> Result<(f32, f32), String> {
 #[derive(clap::Args)]
 struct MatchArgs {
     /// An engine: name=N cmd=PATH [arg=A]... [dir=D] [proto=uli|ccgc|ccgc2019|cs4500] [option.NAME=VALUE]... [tc=.. movetime=.. nodes=.. depth=..]
-    /// (give it twice; scores are from the first engine's side).
+    /// (give it twice; scores are from the first engine's side; in siguo
+    /// twice, a team each, or four times, two partners a team).
     #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     engine: Vec<String>,
-    /// Rule set: flip, classic, open, ccgc or cs4500.
+    /// Rule set: flip, classic, open, ccgc or cs4500; siguo or siguo-open for four players.
     #[arg(long, default_value = "flip")]
-    variant: Variant,
+    variant: VariantArg,
     /// A rule option over the variant, sent to the engines too (e.g. WinnerLearnsLoser=true); repeatable.
     #[arg(long, value_name = "NAME=VALUE")]
     rule: Vec<String>,
@@ -196,11 +203,42 @@ struct MatchArgs {
     shard: Option<Shard>,
 }
 
-fn parse_colour(s: &str) -> Result<Colour, String> {
+/// `--variant`: a two-player preset or a four-player one.
+#[derive(Clone, Copy, Debug)]
+enum VariantArg {
+    Two(Variant),
+    Four(SiguoVariant),
+}
+
+impl std::str::FromStr for VariantArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<VariantArg, String> {
+        match (s.parse::<Variant>(), arena::siguo::variant_named(s)) {
+            (Ok(v), _) => Ok(VariantArg::Two(v)),
+            (_, Some(v)) => Ok(VariantArg::Four(v)),
+            _ => {
+                Err(format!("unknown variant '{s}' (expected flip, classic, open, ccgc, cs4500, siguo or siguo-open)"))
+            }
+        }
+    }
+}
+
+/// `replay --as`: a two-player side or a four-player seat.
+#[derive(Clone, Copy, Debug)]
+enum Viewer {
+    Colour(Colour),
+    Seat(Seat),
+}
+
+fn parse_viewer(s: &str) -> Result<Viewer, String> {
     match s {
-        "red" | "r" => Ok(Colour::Red),
-        "blue" | "b" => Ok(Colour::Blue),
-        _ => Err(format!("'{s}' is not red or blue")),
+        "red" | "r" => Ok(Viewer::Colour(Colour::Red)),
+        "blue" | "b" => Ok(Viewer::Colour(Colour::Blue)),
+        "s" | "e" | "n" | "w" | "S" | "E" | "N" | "W" => {
+            Ok(Viewer::Seat(Seat::from_char(s.chars().next().unwrap_or('s')).unwrap_or(Seat::South)))
+        }
+        _ => Err(format!("'{s}' is not red or blue, nor a four-player seat s, e, n or w")),
     }
 }
 
@@ -212,19 +250,18 @@ fn engine_groups(matches: &ArgMatches) -> Vec<Vec<String>> {
     }
 }
 
-fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, String> {
-    let [first, second] = groups else {
-        return Err(format!("give exactly two --engine (got {})", groups.len()));
-    };
-    let engines = EngineSpec::parse_pair(first, second)?;
-    let toggles = a
-        .rule
+/// The `--rule` options as name and value.
+fn toggles(rules: &[String]) -> Result<Vec<(String, String)>, String> {
+    rules
         .iter()
         .map(|r| {
             r.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())).ok_or(format!("--rule '{r}': NAME=VALUE"))
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    let rules = rules_of(a.variant, &toggles).map_err(|e| format!("--rule: {e}"))?;
+        .collect()
+}
+
+/// The match's limits, and an error naming an engine that has none.
+fn limits(a: &MatchArgs, engines: &[EngineSpec]) -> Result<Limits, String> {
     let limits = Limits { tc: a.tc, movetime: a.movetime, nodes: a.nodes, depth: a.depth };
     if let Some(e) = engines.iter().find(|e| e.limits.is_none() && limits.is_empty()) {
         return Err(format!(
@@ -232,11 +269,12 @@ fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, Str
             e.name
         ));
     }
-    Ok(MatchConfig {
-        engines,
-        variant: a.variant,
-        toggles,
-        rules,
+    Ok(limits)
+}
+
+/// How the match is played, from the command line.
+fn run_settings(a: MatchArgs, limits: Limits) -> RunSettings {
+    RunSettings {
         games: a.games,
         concurrency: a.concurrency.max(1),
         limits,
@@ -251,7 +289,33 @@ fn match_config(a: MatchArgs, groups: &[Vec<String>]) -> Result<MatchConfig, Str
         resign: a.resign,
         quiet: a.quiet,
         shard: a.shard,
-    })
+    }
+}
+
+fn match_config(a: MatchArgs, variant: Variant, groups: &[Vec<String>]) -> Result<MatchConfig, String> {
+    let [first, second] = groups else {
+        return Err(format!("give exactly two --engine (got {})", groups.len()));
+    };
+    let engines = EngineSpec::parse_pair(first, second)?;
+    let toggles = toggles(&a.rule)?;
+    let rules = rules_of(variant, &toggles).map_err(|e| format!("--rule: {e}"))?;
+    let limits = limits(&a, &engines)?;
+    Ok(MatchConfig { engines, variant, toggles, rules, run: run_settings(a, limits) })
+}
+
+fn siguo_config(a: MatchArgs, variant: SiguoVariant, groups: &[Vec<String>]) -> Result<SiguoConfig, String> {
+    if ![2, 4].contains(&groups.len()) {
+        return Err(format!(
+            "give two --engine (a team each) or four (the first two partners, the last two) in {} (got {})",
+            variant.name(),
+            groups.len()
+        ));
+    }
+    let engines = EngineSpec::parse_all(groups)?;
+    let toggles = toggles(&a.rule)?;
+    let rules = siguo_rules_of(variant, &toggles).map_err(|e| format!("--rule: {e}"))?;
+    let limits = limits(&a, &engines)?;
+    Ok(SiguoConfig { engines, variant, toggles, rules, run: run_settings(a, limits) })
 }
 
 fn merge(files: &[PathBuf], out: Option<&PathBuf>, quiet: bool) -> Result<(), String> {
@@ -261,48 +325,83 @@ fn merge(files: &[PathBuf], out: Option<&PathBuf>, quiet: bool) -> Result<(), St
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         inputs.push((file.display().to_string(), text));
     }
-    let merged = arena::shard::merge(&inputs)?;
+    // The first record says whether the match is a four-player one.
+    let four = inputs.iter().find_map(|(_, text)| match parse_any_records(text) {
+        Ok(records) => records.first().map(|r| matches!(r, AnyRecord::Four(_))),
+        Err(_) => None,
+    });
+    let (records, text, json) = if four == Some(true) {
+        let merged = arena::siguo::runner::merge(&inputs)?;
+        let records: Vec<String> = merged.records.iter().map(ToString::to_string).collect();
+        let summary = &merged.summary;
+        (records, summary.text_with(None, None), summary.json_with(merged.variant, None, None))
+    } else {
+        let merged = arena::shard::merge(&inputs)?;
+        (merged.records.iter().map(ToString::to_string).collect(), merged.text(), merged.json())
+    };
     if let Some(path) = out {
-        let mut text = String::new();
-        for rec in &merged.records {
-            text.push_str(&format!("{rec}\n"));
+        let mut all = String::new();
+        for rec in &records {
+            all.push_str(&format!("{rec}\n"));
         }
         let mut f = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        f.write_all(text.as_bytes()).map_err(|e| format!("writing {}: {e}", path.display()))?;
+        f.write_all(all.as_bytes()).map_err(|e| format!("writing {}: {e}", path.display()))?;
     }
     if !quiet {
-        luzhanqi::out!("{}", merged.text());
+        luzhanqi::out!("{text}");
     }
-    luzhanqi::outln!("{}", merged.json());
+    luzhanqi::outln!("{json}");
     Ok(())
 }
 
 fn play(a: MatchArgs, groups: &[Vec<String>]) -> Result<(), String> {
-    let cfg = match_config(a, groups)?;
-    let summary = run(&cfg)?;
-    if !cfg.quiet {
-        luzhanqi::out!("{}", summary.text(&cfg));
+    match a.variant {
+        VariantArg::Two(variant) => {
+            let cfg = match_config(a, variant, groups)?;
+            let summary = run(&cfg)?;
+            if !cfg.run.quiet {
+                luzhanqi::out!("{}", summary.text(&cfg));
+            }
+            luzhanqi::outln!("{}", summary.json(&cfg));
+        }
+        VariantArg::Four(variant) => {
+            let cfg = siguo_config(a, variant, groups)?;
+            let summary = arena::siguo::runner::run(&cfg)?;
+            if !cfg.run.quiet {
+                luzhanqi::out!("{}", summary.text(&cfg));
+            }
+            luzhanqi::outln!("{}", summary.json(&cfg));
+        }
     }
-    luzhanqi::outln!("{}", summary.json(&cfg));
     Ok(())
 }
 
 fn replay(file: &PathBuf, opts: &ReplayOptions) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let records = parse_records(&text)?;
+    let records = parse_any_records(&text)?;
     if let Some(g) = opts.game
-        && !records.iter().any(|r| r.game == g)
+        && !records.iter().any(|r| r.game() == g)
     {
-        let games = match (records.iter().map(|r| r.game).min(), records.iter().map(|r| r.game).max()) {
+        let games = match (records.iter().map(AnyRecord::game).min(), records.iter().map(AnyRecord::game).max()) {
             (Some(lo), Some(hi)) => format!("games {lo}-{hi}"),
             _ => "no games".to_owned(),
         };
         return Err(format!("no game {g} in {} ({games})", file.display()));
     }
     let (mut ok, mut bad) = (0, 0);
-    for rec in records.iter().filter(|r| opts.game.is_none_or(|g| g == r.game)) {
+    for rec in records.iter().filter(|r| opts.game.is_none_or(|g| g == r.game())) {
         let mut out = String::new();
-        match replay_game(rec, opts, &mut out) {
+        let judged = match rec {
+            AnyRecord::Two(_) if opts.seat.is_some() => {
+                Err("--as a seat (s, e, n, w) is for four-player records; this one is two-player".to_owned())
+            }
+            AnyRecord::Four(_) if opts.viewer.is_some() => {
+                Err("--as red or blue is for two-player records; this one is four-player (s, e, n, w)".to_owned())
+            }
+            AnyRecord::Two(rec) => replay_game(rec, opts, &mut out),
+            AnyRecord::Four(rec) => replay_siguo(rec, opts, &mut out),
+        };
+        match judged {
             Ok(confirmed) => {
                 ok += 1;
                 luzhanqi::outln!("{out}re-judged: ok ({confirmed})\n");
@@ -423,7 +522,14 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     let result = match cli.command {
-        Some(Sub::Replay { file, viewer, game, boards }) => replay(&file, &ReplayOptions { viewer, game, boards }),
+        Some(Sub::Replay { file, viewer, game, boards }) => {
+            let (viewer, seat) = match viewer {
+                Some(Viewer::Colour(c)) => (Some(c), None),
+                Some(Viewer::Seat(s)) => (None, Some(s)),
+                None => (None, None),
+            };
+            replay(&file, &ReplayOptions { viewer, seat, game, boards })
+        }
         Some(Sub::Belief { file, engine, every, games, gamma, counts_from }) => {
             belief(&file, &BeliefArgs { engine, every, games, gamma, counts_from })
         }

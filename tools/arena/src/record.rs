@@ -28,8 +28,11 @@ use std::fmt::Write as _;
 use luzhanqi::notation::parse_token;
 use luzhanqi::{Colour, EndReason, Token, Variant};
 
+use luzhanqi::engine::options::SiguoVariant;
+
 use crate::referee::Deal;
 use crate::shard::ShardOf;
+use crate::siguo::record::SiguoRecord;
 
 /// Why a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -100,6 +103,16 @@ impl Termination {
             EndReason::FlagCaptured => Termination::Flag,
             EndReason::NoLegalAction => Termination::NoAction,
             EndReason::QuietLimit => Termination::QuietLimit,
+        }
+    }
+
+    /// How an engine's failure ends a game: `stall` when it did not answer
+    /// in time, `crash` otherwise (it exited, closed its pipes, or could
+    /// not be restarted).
+    pub fn of_engine_error(e: &crate::engine::EngineError) -> Termination {
+        match e {
+            crate::engine::EngineError::Stalled(_) => Termination::Stall,
+            _ => Termination::Crash,
         }
     }
 
@@ -220,7 +233,8 @@ fn quote(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-fn tag(out: &mut String, key: &str, value: &str) {
+/// Writes a tag line `[Key "value"]`, the value escaped.
+pub(crate) fn tag(out: &mut String, key: &str, value: &str) {
     let _ = writeln!(out, "[{key} \"{}\"]", quote(value));
 }
 
@@ -229,18 +243,8 @@ impl fmt::Display for GameRecord {
     /// by a blank line).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();
-        tag(&mut s, "Game", &self.game.to_string());
-        tag(&mut s, "Pair", &self.pair.to_string());
-        if let Some(of) = &self.shard {
-            tag(&mut s, "Shard", &of.shard.to_string());
-            tag(&mut s, "Match", &of.match_text());
-        }
-        tag(&mut s, "Variant", self.variant.name());
-        if !self.toggles.is_empty() {
-            let t: Vec<String> = self.toggles.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            tag(&mut s, "Toggles", &t.join(" "));
-        }
-        tag(&mut s, "Seed", &self.seed.to_string());
+        let (shard, variant) = (self.shard.as_ref(), self.variant.name());
+        write_head(&mut s, self.game, self.pair, shard, variant, &self.toggles, self.seed);
         tag(&mut s, "Red", &self.names[0]);
         tag(&mut s, "Blue", &self.names[1]);
         if self.deal.is_some() {
@@ -257,14 +261,7 @@ impl fmt::Display for GameRecord {
                 tag(&mut s, key, text);
             }
         }
-        tag(&mut s, "Result", self.result_text());
-        tag(&mut s, "Termination", self.termination.name());
-        if !self.detail.is_empty() {
-            tag(&mut s, "Detail", &self.detail);
-        }
-        if let Some(a) = &self.illegal {
-            tag(&mut s, "Illegal", a);
-        }
+        write_end(&mut s, self.result_text(), self.termination, &self.detail, self.illegal.as_deref());
         tag(&mut s, "Plies", &self.plies.len().to_string());
         for (i, p) in self.plies.iter().enumerate() {
             let _ = write!(s, "{} {} {} {}", i + 1, p.colour.to_char(), p.token, p.ms);
@@ -278,7 +275,7 @@ impl fmt::Display for GameRecord {
 }
 
 /// Reads a tag line `[Key "value"]`.
-fn parse_tag(line: &str) -> Result<(String, String), String> {
+pub(crate) fn parse_tag(line: &str) -> Result<(String, String), String> {
     let inner = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or("tag without brackets")?;
     let (key, rest) = inner.split_once(' ').ok_or("tag without value")?;
     let body = rest.trim().strip_prefix('"').and_then(|r| r.strip_suffix('"')).ok_or("tag value without quotes")?;
@@ -314,75 +311,164 @@ fn colour_named(s: &str) -> Result<Colour, String> {
     }
 }
 
-fn parse_one(lines: &[(usize, &str)]) -> Result<GameRecord, String> {
-    let mut rec = GameRecord::new(0, 0, Variant::Flip);
+/// The tags every record has, two-player and four-player alike, as read.
+#[derive(Default)]
+pub(crate) struct Head {
+    /// `Game`.
+    pub game: u64,
+    /// `Pair`.
+    pub pair: u64,
+    /// `Toggles`.
+    pub toggles: Vec<(String, String)>,
+    /// `Seed`.
+    pub seed: u64,
+    /// `MaxPlies`.
+    pub max_plies: u32,
+    /// `Result`: the winning side (0 for `1-0`, 1 for `0-1`) or none.
+    pub winner: Option<usize>,
+    /// `Termination` (`error` when missing).
+    pub termination: Option<Termination>,
+    /// `Detail`.
+    pub detail: String,
+    /// `Illegal`.
+    pub illegal: Option<String>,
+    /// `Shard` and `Match`.
+    pub shard: Option<ShardOf>,
+}
+
+/// A line of a record that is not one of the common tags: a ply line, or
+/// another tag with its value.
+pub(crate) enum Line<'a> {
+    /// A ply line.
+    Ply(&'a str),
+    /// A tag of the record's kind.
+    Tag(&'a str, String),
+}
+
+/// Reads a record's lines: the common tags into a [`Head`], every other
+/// line through `other` (whose errors get the line number).
+///
+/// # Errors
+/// A message naming the line that does not read, or a record without
+/// its `Game` or `Result` tag.
+pub(crate) fn read_record(
+    lines: &[(usize, &str)],
+    mut other: impl FnMut(Line<'_>) -> Result<(), String>,
+) -> Result<Head, String> {
+    let mut head = Head::default();
     let mut seen_result = false;
     let (mut shard, mut matched) = (None, None);
     for &(n, line) in lines {
         let at = |e: String| format!("line {n}: {e}");
         if !line.starts_with('[') {
-            rec.plies.push(parse_ply(line).map_err(at)?);
+            other(Line::Ply(line)).map_err(at)?;
             continue;
         }
         let (key, v) = parse_tag(line).map_err(|e| at(e.to_owned()))?;
         let number = |v: &str| v.parse::<u64>().map_err(|_| at(format!("{key}: bad number '{v}'")));
         match key.as_str() {
-            "Game" => rec.game = number(&v)?,
-            "Pair" => rec.pair = number(&v)?,
-            "Variant" => rec.variant = v.parse().map_err(|e| at(format!("{e}")))?,
+            "Game" => head.game = number(&v)?,
+            "Pair" => head.pair = number(&v)?,
             "Toggles" => {
                 for t in v.split_whitespace() {
                     let (k, val) = t.split_once('=').ok_or_else(|| at(format!("bad toggle '{t}'")))?;
-                    rec.toggles.push((k.to_owned(), val.to_owned()));
+                    head.toggles.push((k.to_owned(), val.to_owned()));
                 }
             }
-            "Seed" => rec.seed = number(&v)?,
-            "Red" => rec.names[0] = v,
-            "Blue" => rec.names[1] = v,
-            "First" => rec.first = colour_named(&v).map_err(at)?,
-            "RedLimits" => rec.limits[0] = v,
-            "BlueLimits" => rec.limits[1] = v,
-            "MaxPlies" => rec.max_plies = u32::try_from(number(&v)?).map_err(|_| at("MaxPlies too large".into()))?,
-            "Deal" => rec.deal = Some(Deal::parse(&v).map_err(at)?),
-            "RedSetup" => rec.setups[0] = Some(v),
-            "BlueSetup" => rec.setups[1] = Some(v),
+            "Seed" => head.seed = number(&v)?,
+            "MaxPlies" => head.max_plies = u32::try_from(number(&v)?).map_err(|_| at("MaxPlies too large".into()))?,
             "Result" => {
                 seen_result = true;
-                rec.winner = match v.as_str() {
-                    "1-0" => Some(Colour::Red),
-                    "0-1" => Some(Colour::Blue),
+                head.winner = match v.as_str() {
+                    "1-0" => Some(0),
+                    "0-1" => Some(1),
                     "1/2-1/2" | "*" => None,
                     _ => return Err(at(format!("bad result '{v}'"))),
                 }
             }
-            "Termination" => rec.termination = v.parse().map_err(at)?,
-            "Detail" => rec.detail = v,
-            "Illegal" => rec.illegal = Some(v),
+            "Termination" => head.termination = Some(v.parse().map_err(at)?),
+            "Detail" => head.detail = v,
+            "Illegal" => head.illegal = Some(v),
             "Shard" => shard = Some((n, v)),
             "Match" => matched = Some((n, v)),
-            _ => {} // Unknown tags are kept for the future: ignored.
+            _ => other(Line::Tag(&key, v)).map_err(at)?,
         }
     }
-    if !seen_result || rec.game == 0 {
+    if !seen_result || head.game == 0 {
         return Err("a record needs at least the Game and Result tags".to_owned());
     }
-    rec.shard = match (shard, matched) {
-        (None, None) => None,
-        (Some((n, s)), Some((_, m))) => Some(ShardOf::parse(&s, &m).map_err(|e| format!("line {n}: {e}"))?),
-        (Some((n, _)), None) | (None, Some((n, _))) => {
-            return Err(format!("line {n}: the Shard and Match tags go together"));
+    head.shard = ShardOf::from_tags(shard, matched)?;
+    Ok(head)
+}
+
+/// Writes the first tags of a record: `Game`, `Pair`, the shard's tags,
+/// `Variant`, `Toggles` (if any), `Seed`.
+pub(crate) fn write_head(
+    s: &mut String,
+    game: u64,
+    pair: u64,
+    shard: Option<&ShardOf>,
+    variant: &str,
+    toggles: &[(String, String)],
+    seed: u64,
+) {
+    tag(s, "Game", &game.to_string());
+    tag(s, "Pair", &pair.to_string());
+    if let Some(of) = shard {
+        tag(s, "Shard", &of.shard.to_string());
+        tag(s, "Match", &of.match_text());
+    }
+    tag(s, "Variant", variant);
+    if !toggles.is_empty() {
+        let t: Vec<String> = toggles.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        tag(s, "Toggles", &t.join(" "));
+    }
+    tag(s, "Seed", &seed.to_string());
+}
+
+/// Writes the end tags of a record: `Result`, `Termination`, `Detail` and
+/// `Illegal` (if any).
+pub(crate) fn write_end(s: &mut String, result: &str, termination: Termination, detail: &str, illegal: Option<&str>) {
+    tag(s, "Result", result);
+    tag(s, "Termination", termination.name());
+    if !detail.is_empty() {
+        tag(s, "Detail", detail);
+    }
+    if let Some(a) = illegal {
+        tag(s, "Illegal", a);
+    }
+}
+
+fn parse_one(lines: &[(usize, &str)]) -> Result<GameRecord, String> {
+    let mut rec = GameRecord::new(0, 0, Variant::Flip);
+    let head = read_record(lines, |line| {
+        match line {
+            Line::Ply(text) => rec.plies.push(parse_ply(text)?),
+            Line::Tag("Variant", v) => rec.variant = v.parse().map_err(|e| format!("{e}"))?,
+            Line::Tag("Red", v) => rec.names[0] = v,
+            Line::Tag("Blue", v) => rec.names[1] = v,
+            Line::Tag("First", v) => rec.first = colour_named(&v)?,
+            Line::Tag("RedLimits", v) => rec.limits[0] = v,
+            Line::Tag("BlueLimits", v) => rec.limits[1] = v,
+            Line::Tag("Deal", v) => rec.deal = Some(Deal::parse(&v)?),
+            Line::Tag("RedSetup", v) => rec.setups[0] = Some(v),
+            Line::Tag("BlueSetup", v) => rec.setups[1] = Some(v),
+            Line::Tag(..) => {} // Unknown tags are kept for the future: ignored.
         }
-    };
+        Ok(())
+    })?;
+    (rec.game, rec.pair, rec.toggles, rec.seed, rec.max_plies) =
+        (head.game, head.pair, head.toggles, head.seed, head.max_plies);
+    rec.winner = head.winner.map(|i| Colour::BOTH[i]);
+    rec.termination = head.termination.unwrap_or(Termination::Error);
+    (rec.detail, rec.illegal, rec.shard) = (head.detail, head.illegal, head.shard);
     Ok(rec)
 }
 
-/// Reads every record of a file: records are separated by blank lines;
-/// lines starting with `#` are comments.
-///
-/// # Errors
-/// A message naming the line of the first malformed record.
-pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
-    let mut records = Vec::new();
+/// The records of a file as blocks of numbered lines (from 1): records are
+/// separated by blank lines; lines starting with `#` are comments.
+pub(crate) fn blocks(text: &str) -> Vec<Vec<(usize, &str)>> {
+    let mut all = Vec::new();
     let mut block: Vec<(usize, &str)> = Vec::new();
     for (i, raw) in text.lines().enumerate().chain(std::iter::once((usize::MAX, ""))) {
         let line = raw.trim();
@@ -391,14 +477,62 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
         }
         if line.is_empty() {
             if !block.is_empty() {
-                records.push(parse_one(&block)?);
-                block.clear();
+                all.push(std::mem::take(&mut block));
             }
             continue;
         }
         block.push((i + 1, line));
     }
-    Ok(records)
+    all
+}
+
+/// Reads every record of a file: records are separated by blank lines;
+/// lines starting with `#` are comments.
+///
+/// # Errors
+/// A message naming the line of the first malformed record.
+pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
+    blocks(text).iter().map(|block| parse_one(block)).collect()
+}
+
+/// A two-player or a four-player record (`Variant` `siguo` or `siguo-open`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum AnyRecord {
+    /// A two-player game.
+    Two(GameRecord),
+    /// A four-player game.
+    Four(SiguoRecord),
+}
+
+impl AnyRecord {
+    /// The game number.
+    pub fn game(&self) -> u64 {
+        match self {
+            AnyRecord::Two(r) => r.game,
+            AnyRecord::Four(r) => r.game,
+        }
+    }
+}
+
+/// Reads every record of a file, two-player and four-player alike (the
+/// `Variant` tag says which).
+///
+/// # Errors
+/// A message naming the line of the first malformed record.
+pub fn parse_any_records(text: &str) -> Result<Vec<AnyRecord>, String> {
+    blocks(text)
+        .iter()
+        .map(|block| {
+            let four = block
+                .iter()
+                .any(|(_, l)| SiguoVariant::ALL.iter().any(|v| *l == format!("[Variant \"{}\"]", v.name())));
+            if four {
+                SiguoRecord::parse_block(block).map(AnyRecord::Four)
+            } else {
+                parse_one(block).map(AnyRecord::Two)
+            }
+        })
+        .collect()
 }
 
 /// Reads the records of a file that a match may have left unfinished: like
@@ -408,10 +542,19 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
 /// # Errors
 /// A message naming the line of a malformed record before the last one.
 pub fn parse_records_lenient(text: &str) -> Result<Vec<GameRecord>, String> {
+    lenient(text, parse_records)
+}
+
+/// `parse` of `text`, or, when that fails, of `text` without its last
+/// record (one cut short when a match was killed).
+///
+/// # Errors
+/// What `parse` says of a malformed record before the last one.
+pub(crate) fn lenient<T>(text: &str, parse: impl Fn(&str) -> Result<Vec<T>, String>) -> Result<Vec<T>, String> {
     let mut end = text.len();
     // Records are separated by blank lines: try the whole text, then without
     // its last block, once.
-    match parse_records(text) {
+    match parse(text) {
         Ok(r) => return Ok(r),
         Err(e) => {
             let trimmed = text.trim_end();
@@ -425,7 +568,7 @@ pub fn parse_records_lenient(text: &str) -> Result<Vec<GameRecord>, String> {
             }
         }
     }
-    parse_records(&text[..end])
+    parse(&text[..end])
 }
 
 #[cfg(test)]

@@ -31,6 +31,9 @@ pub fn rules_of(variant: Variant, toggles: &[(String, String)]) -> Result<Rules,
 pub struct ReplayOptions {
     /// Print what this side was told instead of the truth.
     pub viewer: Option<Colour>,
+    /// In four-player records: print what this seat was told instead of
+    /// the truth.
+    pub seat: Option<luzhanqi::siguo::Seat>,
     /// Only this game.
     pub game: Option<u64>,
     /// Draw the board after every ply.
@@ -79,7 +82,7 @@ fn check_end(rec: &GameRecord, referee: &Referee) -> Result<&'static str, String
 
 /// What confirms a game that an engine's crash, stall or time loss ended
 /// before its first ply.
-const BEFORE_PLAY: &str = "ended before the first ply: adjudicated by the arena (not re-judged)";
+pub(crate) const BEFORE_PLAY: &str = "ended before the first ply: adjudicated by the arena (not re-judged)";
 
 /// Builds the referee of a record's start, or checks a `badsetup` end.
 pub fn start(rec: &GameRecord, rules: Rules) -> Result<Result<Referee, &'static str>, String> {
@@ -292,7 +295,12 @@ pub(crate) mod tests {
     fn what_red_saw_hides_blue() {
         let rec = random_record(Variant::Classic, 11, 80);
         let mut out = String::new();
-        replay_game(&rec, &ReplayOptions { viewer: Some(Colour::Red), boards: true, game: None }, &mut out).unwrap();
+        replay_game(
+            &rec,
+            &ReplayOptions { viewer: Some(Colour::Red), boards: true, ..ReplayOptions::default() },
+            &mut out,
+        )
+        .unwrap();
         assert!(out.contains("What red (a) was told:\nposition fen b?b?b?b?b?/"), "{out}");
         // A Blue kind would show as a board cell (`b9`) or inside a board
         // field (`.../b9b?...`); point names only appear inside tokens.

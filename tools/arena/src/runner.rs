@@ -9,20 +9,19 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use luzhanqi::{Colour, Rules, Variant};
 
-use crate::clock::Limits;
-use crate::engine::{Engine, EngineError, EngineSpec, GameLog};
+use crate::engine::EngineSpec;
 use crate::game::{self, GameSpec};
 use crate::record::{GameRecord, Termination, parse_records_lenient};
-use crate::shard::{Shard, ShardOf};
+use crate::schedule::{
+    Engines, Launch, Pairs, Plan, Progress, RunSettings, begin, game_log, run_workers, say_resuming, sprt_step,
+    whole_pairs,
+};
+use crate::shard::ShardOf;
 use crate::stats::{Sprt, Tally, Verdict};
 
 /// Everything a match needs.
@@ -36,35 +35,8 @@ pub struct MatchConfig {
     pub toggles: Vec<(String, String)>,
     /// The rules in force.
     pub rules: Rules,
-    /// Games to play (pairs of two; an odd count ends with a single game).
-    pub games: u64,
-    /// Games played at once.
-    pub concurrency: usize,
-    /// Limits of engines that have none of their own.
-    pub limits: Limits,
-    /// The match seed, from which every pair's seed is drawn.
-    pub seed: u64,
-    /// Plies after which a game is drawn.
-    pub max_plies: u32,
-    /// How far an engine may overstep its time.
-    pub margin: Duration,
-    /// How long to wait for answers without a time limit.
-    pub stall: Duration,
-    /// Where to write the game records.
-    pub out: Option<PathBuf>,
-    /// Keep the finished pairs already in `out` (from an interrupted run of
-    /// the same match) and play only the others.
-    pub resume: bool,
-    /// Where to write one protocol log per game.
-    pub log_dir: Option<PathBuf>,
-    /// A sequential test that may stop the match.
-    pub sprt: Option<Sprt>,
-    /// Adjudicate games both engines agree are decided.
-    pub resign: Option<crate::game::Resign>,
-    /// No progress line and no text summary (the JSON line only).
-    pub quiet: bool,
-    /// Play only this shard's pairs (`--shard K/N`: pairs K, K+N, ...).
-    pub shard: Option<Shard>,
+    /// How the match is played: games, limits, seed, records, ...
+    pub run: RunSettings,
 }
 
 /// The seed of pair `pair` (from 0) of a match seeded with `seed`
@@ -118,32 +90,22 @@ impl Summary {
             let seat = if ply.colour == Colour::Red { red_seat } else { 1 - red_seat };
             self.move_ms[seat].push(ply.ms);
         }
-        if rec.termination == Termination::Error {
-            self.errors += 1;
-            pairs.entry(rec.pair).or_default().push(u8::MAX);
-            return;
-        }
         let first_is_red = red_seat == 0;
         let half = match rec.winner {
             None => 1,
             Some(c) if (c == Colour::Red) == first_is_red => 2,
             Some(_) => 0,
         };
-        self.tally.add_game(half);
-        let column = match half {
-            2 => 0,
-            0 => 1,
-            _ => 2,
-        };
-        self.terminations.entry(rec.termination).or_default()[column] += 1;
-        self.by_colour[rec.winner.map_or(2, Colour::index)] += 1;
-        let pair = pairs.entry(rec.pair).or_default();
-        pair.push(half);
-        if let [a, b] = pair[..]
-            && a != u8::MAX
-            && b != u8::MAX
-        {
-            self.tally.add_pair(a + b);
+        let result = (rec.termination != Termination::Error).then_some(half);
+        count_game(
+            &mut self.tally,
+            &mut self.terminations,
+            &mut self.errors,
+            pairs,
+            (rec.pair, rec.termination, result),
+        );
+        if result.is_some() {
+            self.by_colour[rec.winner.map_or(2, Colour::index)] += 1;
         }
     }
 
@@ -158,62 +120,21 @@ impl Summary {
 
     /// The text summary.
     pub fn text(&self, cfg: &MatchConfig) -> String {
-        self.text_with(cfg.sprt, Some(self.wall))
+        self.text_with(cfg.run.sprt, Some(self.wall))
     }
 
     /// The text summary with the SPRT `sprt` and the wall time `wall`
     /// (`None`: unknown, as for merged shards).
     pub fn text_with(&self, sprt: Option<Sprt>, wall: Option<Duration>) -> String {
-        let t = &self.tally;
-        let [a, b] = &self.names;
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}",
-            t.wins,
-            t.losses,
-            t.draws,
-            t.score(),
-            t.games()
-        );
-        match t.elo() {
-            Some((e, model)) => {
-                let (lo, hi) = (100.0 * e.score_lo, 100.0 * e.score_hi);
-                let _ = writeln!(s, "Score: {:.1}% (95%: {lo:.1}% .. {hi:.1}%, {model})", 100.0 * e.score);
-                let _ = writeln!(s, "Elo difference: {e} (95%, {model}), LOS: {:.1}%", 100.0 * t.los());
-            }
-            None => s.push_str("Elo difference: no games\n"),
-        }
-        let p = t.penta;
-        let _ = writeln!(
-            s,
-            "Pairs (0, 1/2, 1, 3/2, 2 points): [{}, {}, {}, {}, {}] of {}",
-            p[0],
-            p[1],
-            p[2],
-            p[3],
-            p[4],
-            t.pairs()
-        );
+        score_lines(&mut s, &self.names, &self.tally);
         let _ = writeln!(
             s,
             "Colours: Red won {}, Blue won {}, drawn {}",
             self.by_colour[0], self.by_colour[1], self.by_colour[2]
         );
-        if let (Some(sprt), Some(llr)) = (sprt, self.llr) {
-            let (lo, hi) = sprt.bounds();
-            let verdict = self.verdict.map_or("no verdict".to_owned(), |v| v.to_string());
-            let _ = writeln!(
-                s,
-                "SPRT: elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}], {verdict}",
-                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-            );
-        }
-        let width = a.len().max(b.len()).max(6);
-        let _ = writeln!(s, "{:<12} {a:>width$} {b:>width$} {:>width$}", "Termination", "draw");
-        for (term, [wa, wb, d]) in &self.terminations {
-            let _ = writeln!(s, "{:<12} {wa:>width$} {wb:>width$} {d:>width$}", term.name());
-        }
+        sprt_line(&mut s, sprt, self.llr, self.verdict);
+        termination_table(&mut s, &self.names, &self.terminations);
         let times: Vec<String> = self
             .move_times()
             .iter()
@@ -223,94 +144,193 @@ impl Summary {
         if !times.is_empty() {
             let _ = writeln!(s, "Move times (ms): {}", times.join("; "));
         }
-        if self.errors > 0 {
-            let _ = writeln!(s, "Games without result (referee errors): {}", self.errors);
-        }
-        match wall {
-            Some(wall) => _ = writeln!(s, "Wall time: {:.1} s", wall.as_secs_f64()),
-            None => s.push_str("Wall time: unknown (merged shards)\n"),
-        }
+        end_lines(&mut s, self.errors, wall);
         s
     }
 
     /// The one-line JSON summary.
     pub fn json(&self, cfg: &MatchConfig) -> String {
-        self.json_with(cfg.variant, cfg.sprt, Some(self.wall))
+        self.json_with(cfg.variant, cfg.run.sprt, Some(self.wall))
     }
 
     /// The one-line JSON summary of a match of `variant` with the SPRT
     /// `sprt` and the wall time `wall` (`None`: unknown, `null`).
     pub fn json_with(&self, variant: Variant, sprt: Option<Sprt>, wall: Option<Duration>) -> String {
-        let t = &self.tally;
-        let num = |x: f64, digits: usize| if x.is_finite() { format!("{x:.digits$}") } else { "null".to_owned() };
-        let (elo, lo, hi, model, score_lo, score_hi) = match t.elo() {
-            Some((e, m)) => {
-                (num(e.elo, 1), num(e.lo, 1), num(e.hi, 1), format!("\"{m}\""), num(e.score_lo, 4), num(e.score_hi, 4))
-            }
-            None => ("null".into(), "null".into(), "null".into(), "null".into(), "null".into(), "null".into()),
-        };
-        let terms: Vec<String> =
-            self.terminations.iter().map(|(k, [a, b, d])| format!("\"{}\":[{a},{b},{d}]", k.name())).collect();
-        let penta: Vec<String> = t.penta.iter().map(u64::to_string).collect();
         let [a, b] = self
             .move_times()
             .map(|t| t.map_or(["null".to_owned(), "null".to_owned()], |(m, l)| [m.to_string(), l.to_string()]));
         let move_ms = format!("{{\"median\":[{},{}],\"longest\":[{},{}]}}", a[0], b[0], a[1], b[1]);
-        let sprt = match (sprt, self.llr) {
-            (Some(sp), Some(llr)) => {
-                let (l, h) = sp.bounds();
-                let v = self
-                    .verdict
-                    .map_or("null".to_owned(), |v| format!("\"{}\"", if v == Verdict::H1 { "H1" } else { "H0" }));
-                format!(
-                    "{{\"elo0\":{},\"elo1\":{},\"llr\":{},\"lower\":{},\"upper\":{},\"verdict\":{v}}}",
-                    sp.elo0,
-                    sp.elo1,
-                    num(llr, 3),
-                    num(l, 3),
-                    num(h, 3)
-                )
-            }
-            _ => "null".to_owned(),
-        };
         format!(
-            "{{\"engines\":[{},{}],\"variant\":\"{}\",\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"score_lo\":{score_lo},\"score_hi\":{score_hi},\"elo\":{elo},\"elo_lo\":{lo},\"elo_hi\":{hi},\"elo_model\":{model},\"los\":{},\"penta\":[{}],\"sprt\":{sprt},\"terminations\":{{{}}},\"errors\":{},\"move_ms\":{move_ms},\"wall_s\":{}}}",
+            "{{\"engines\":[{},{}],\"variant\":\"{}\",{},\"sprt\":{},\"terminations\":{},\"errors\":{},\"move_ms\":{move_ms},\"wall_s\":{}}}",
             json_string(&self.names[0]),
             json_string(&self.names[1]),
             variant.name(),
-            t.games(),
-            t.wins,
-            t.draws,
-            t.losses,
-            num(t.score(), 4),
-            num(t.los(), 4),
-            penta.join(","),
-            terms.join(","),
+            json_score(&self.tally),
+            json_sprt(sprt, self.llr, self.verdict),
+            json_terminations(&self.terminations),
             self.errors,
-            wall.map_or("null".to_owned(), |w| num(w.as_secs_f64(), 1)),
+            json_wall(wall),
         )
     }
 
     fn progress(&self, cfg: &MatchConfig, planned: u64) -> String {
-        let t = &self.tally;
-        let mut s = format!(
-            "Games {}/{}: {} - {} - {} [{:.3}]",
-            t.games() + self.errors,
-            planned,
-            t.wins,
-            t.losses,
-            t.draws,
-            t.score()
-        );
-        if let Some((e, _)) = t.elo() {
-            let _ = write!(s, " Elo {e}");
-        }
-        if let (Some(sprt), Some(llr)) = (cfg.sprt, self.llr) {
-            let (lo, hi) = sprt.bounds();
-            let _ = write!(s, " LLR {llr:.2} [{lo:.2}, {hi:.2}]");
-        }
-        s
+        crate::schedule::progress_line(&self.tally, self.errors, planned, cfg.run.sprt, self.llr)
     }
+}
+
+/// Counts a game of pair `pair` (from 1) that ended by `termination` with
+/// `half` half-points (0, 1 or 2) for the first side, or without a result
+/// (`None`: a referee error, counted in `errors`): the tally, the games by
+/// termination and winner, and the pair's score once both its games are
+/// in with a result (`pairs` holds each pair's games so far).
+pub(crate) fn count_game(
+    tally: &mut Tally,
+    terminations: &mut BTreeMap<Termination, [u64; 3]>,
+    errors: &mut u64,
+    pairs: &mut HashMap<u64, Vec<u8>>,
+    (pair, termination, half): (u64, Termination, Option<u8>),
+) {
+    let Some(half) = half else {
+        *errors += 1;
+        pairs.entry(pair).or_default().push(u8::MAX);
+        return;
+    };
+    tally.add_game(half);
+    let column = match half {
+        2 => 0,
+        0 => 1,
+        _ => 2,
+    };
+    terminations.entry(termination).or_default()[column] += 1;
+    let games = pairs.entry(pair).or_default();
+    games.push(half);
+    if let [a, b] = games[..]
+        && a != u8::MAX
+        && b != u8::MAX
+    {
+        tally.add_pair(a + b);
+    }
+}
+
+/// `Score of A vs B: ...`, the score and Elo with their intervals, and
+/// the pairs, from the first side's results `t` (engines or teams).
+pub(crate) fn score_lines(s: &mut String, names: &[String; 2], t: &Tally) {
+    let [a, b] = names;
+    let _ =
+        writeln!(s, "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}", t.wins, t.losses, t.draws, t.score(), t.games());
+    match t.elo() {
+        Some((e, model)) => {
+            let (lo, hi) = (100.0 * e.score_lo, 100.0 * e.score_hi);
+            let _ = writeln!(s, "Score: {:.1}% (95%: {lo:.1}% .. {hi:.1}%, {model})", 100.0 * e.score);
+            let _ = writeln!(s, "Elo difference: {e} (95%, {model}), LOS: {:.1}%", 100.0 * t.los());
+        }
+        None => s.push_str("Elo difference: no games\n"),
+    }
+    let p = t.penta;
+    let _ = writeln!(
+        s,
+        "Pairs (0, 1/2, 1, 3/2, 2 points): [{}, {}, {}, {}, {}] of {}",
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        p[4],
+        t.pairs()
+    );
+}
+
+/// The SPRT's line, if one ran.
+pub(crate) fn sprt_line(s: &mut String, sprt: Option<Sprt>, llr: Option<f64>, verdict: Option<Verdict>) {
+    if let (Some(sprt), Some(llr)) = (sprt, llr) {
+        let (lo, hi) = sprt.bounds();
+        let verdict = verdict.map_or("no verdict".to_owned(), |v| v.to_string());
+        let _ = writeln!(
+            s,
+            "SPRT: elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}], {verdict}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        );
+    }
+}
+
+/// The games by termination: won by the first side, by the second, drawn.
+pub(crate) fn termination_table(s: &mut String, names: &[String; 2], terminations: &BTreeMap<Termination, [u64; 3]>) {
+    let [a, b] = names;
+    let width = a.len().max(b.len()).max(6);
+    let _ = writeln!(s, "{:<12} {a:>width$} {b:>width$} {:>width$}", "Termination", "draw");
+    for (term, [wa, wb, d]) in terminations {
+        let _ = writeln!(s, "{:<12} {wa:>width$} {wb:>width$} {d:>width$}", term.name());
+    }
+}
+
+/// The games without result, if any, and the wall time.
+pub(crate) fn end_lines(s: &mut String, errors: u64, wall: Option<Duration>) {
+    if errors > 0 {
+        let _ = writeln!(s, "Games without result (referee errors): {errors}");
+    }
+    match wall {
+        Some(wall) => _ = writeln!(s, "Wall time: {:.1} s", wall.as_secs_f64()),
+        None => s.push_str("Wall time: unknown (merged shards)\n"),
+    }
+}
+
+/// A number with `digits` decimals, `null` when not finite.
+fn json_num(x: f64, digits: usize) -> String {
+    if x.is_finite() { format!("{x:.digits$}") } else { "null".to_owned() }
+}
+
+/// The JSON fields of the results from the first side's view: `"games":
+/// ...` to `"penta":[...]`.
+pub(crate) fn json_score(t: &Tally) -> String {
+    let num = json_num;
+    let (elo, lo, hi, model, score_lo, score_hi) = match t.elo() {
+        Some((e, m)) => {
+            (num(e.elo, 1), num(e.lo, 1), num(e.hi, 1), format!("\"{m}\""), num(e.score_lo, 4), num(e.score_hi, 4))
+        }
+        None => ("null".into(), "null".into(), "null".into(), "null".into(), "null".into(), "null".into()),
+    };
+    let penta: Vec<String> = t.penta.iter().map(u64::to_string).collect();
+    format!(
+        "\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"score_lo\":{score_lo},\"score_hi\":{score_hi},\"elo\":{elo},\"elo_lo\":{lo},\"elo_hi\":{hi},\"elo_model\":{model},\"los\":{},\"penta\":[{}]",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        num(t.score(), 4),
+        num(t.los(), 4),
+        penta.join(","),
+    )
+}
+
+/// The JSON value of the SPRT: `null`, or its bounds, LLR and verdict.
+pub(crate) fn json_sprt(sprt: Option<Sprt>, llr: Option<f64>, verdict: Option<Verdict>) -> String {
+    match (sprt, llr) {
+        (Some(sp), Some(llr)) => {
+            let (l, h) = sp.bounds();
+            let v =
+                verdict.map_or("null".to_owned(), |v| format!("\"{}\"", if v == Verdict::H1 { "H1" } else { "H0" }));
+            format!(
+                "{{\"elo0\":{},\"elo1\":{},\"llr\":{},\"lower\":{},\"upper\":{},\"verdict\":{v}}}",
+                sp.elo0,
+                sp.elo1,
+                json_num(llr, 3),
+                json_num(l, 3),
+                json_num(h, 3)
+            )
+        }
+        _ => "null".to_owned(),
+    }
+}
+
+/// The JSON object of the games by termination (name → [first, second, draws]).
+pub(crate) fn json_terminations(terminations: &BTreeMap<Termination, [u64; 3]>) -> String {
+    let terms: Vec<String> =
+        terminations.iter().map(|(k, [a, b, d])| format!("\"{}\":[{a},{b},{d}]", k.name())).collect();
+    format!("{{{}}}", terms.join(","))
+}
+
+/// The JSON value of the wall time in seconds (`null`: unknown).
+pub(crate) fn json_wall(wall: Option<Duration>) -> String {
+    wall.map_or("null".to_owned(), |w| json_num(w.as_secs_f64(), 1))
 }
 
 /// A JSON string literal.
@@ -337,108 +357,47 @@ pub fn json_string(s: &str) -> String {
 /// for an SPRT in a shard (one shard cannot stop the match).
 pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     let start = Instant::now();
-    if cfg.shard.is_some() && cfg.sprt.is_some() {
+    if cfg.run.shard.is_some() && cfg.run.sprt.is_some() {
         return Err("--sprt with --shard: a shard cannot stop the whole match; play the shards without it".to_owned());
     }
-    let kept = match &cfg.out {
-        Some(path) if cfg.resume && path.exists() => finished_pairs(cfg, path)?,
+    let kept = match &cfg.run.out {
+        Some(path) if cfg.run.resume && path.exists() => finished_pairs(cfg, path)?,
         _ => Vec::new(),
     };
-    let mut out = match &cfg.out {
-        Some(path) => {
-            let mut w =
-                BufWriter::new(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?);
-            for rec in &kept {
-                writeln!(w, "{rec}").map_err(|e| format!("writing the records: {e}"))?;
-            }
-            w.flush().map_err(|e| format!("writing the records: {e}"))?;
-            Some(w)
-        }
-        None => None,
-    };
-    if let Some(dir) = &cfg.log_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let pairs_total = cfg.games.div_ceil(2);
-    let done: std::collections::HashSet<u64> = kept.iter().map(|r| r.pair - 1).collect();
-    let ours = |p: &u64| cfg.shard.is_none_or(|s| s.has_pair(p + 1));
-    let todo: Vec<u64> = (0..pairs_total).filter(|p| ours(p) && !done.contains(p)).collect();
-    // The games of this shard (of the match, unsharded).
-    let planned: u64 = (0..pairs_total).filter(ours).map(|p| (cfg.games - 2 * p).min(2)).sum();
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let fatal = std::sync::Mutex::new(None::<String>);
-    let (tx, rx) = channel::<(GameRecord, usize)>();
+    let (mut records, done, Plan { todo, planned }) = begin(&cfg.run, &kept, |r| r.pair)?;
     let mut summary =
         Summary { names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()], ..Summary::default() };
-    let live = !cfg.quiet && std::io::stderr().is_terminal();
-    let every = (planned / 20).max(1);
-    let mut written = Ok(());
+    let progress = Progress::new(cfg.run.quiet, planned);
     let mut pairs = HashMap::new();
     for rec in &kept {
         summary.add(rec, red_seat_of(rec), &mut pairs);
     }
-    if !kept.is_empty() && !cfg.quiet {
-        eprintln!("resuming: {} games of {} pairs kept from {}", kept.len(), done.len(), display(&cfg.out));
-    }
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.max(1) {
-            let tx = tx.clone();
-            let (next, stop, todo, fatal) = (&next, &stop, &todo, &fatal);
-            scope.spawn(move || {
-                if let Err(e) = worker(cfg, next, stop, todo, &tx) {
-                    stop.store(true, Ordering::Relaxed);
-                    if let Ok(mut f) = fatal.lock() {
-                        f.get_or_insert(e);
-                    }
-                }
-            });
+    say_resuming(cfg.run.quiet, kept.len(), done.len(), cfg.run.out.as_ref());
+    let collect = |(rec, red_seat): (GameRecord, usize), queue: &Pairs<'_>| {
+        records.write(&rec);
+        summary.add(&rec, red_seat, &mut pairs);
+        if sprt_step(cfg.run.sprt, &summary.tally, &mut summary.llr, &mut summary.verdict) {
+            queue.stop();
         }
-        drop(tx);
-        for (rec, red_seat) in rx {
-            if let Some(w) = out.as_mut()
-                && written.is_ok()
-            {
-                written = writeln!(w, "{rec}").and_then(|()| w.flush());
-            }
-            summary.add(&rec, red_seat, &mut pairs);
-            if let Some(sprt) = cfg.sprt {
-                summary.llr = Some(sprt.llr(&summary.tally.penta));
-                summary.verdict = sprt.verdict(&summary.tally.penta);
-                if summary.verdict.is_some() {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-            let done = summary.tally.games() + summary.errors;
-            if live {
-                eprint!("\r\x1b[K{}", summary.progress(cfg, planned));
-            } else if !cfg.quiet && (done.is_multiple_of(every) || done == planned) {
-                eprintln!("{}", summary.progress(cfg, planned));
-            }
-            log::info!(
-                "game {} ({} vs {}): {} {} {}",
-                rec.game,
-                rec.names[0],
-                rec.names[1],
-                rec.result_text(),
-                rec.termination,
-                rec.detail
-            );
-        }
-        if live {
-            eprintln!();
-        }
-    });
+        progress.show(summary.tally.games() + summary.errors, || summary.progress(cfg, planned));
+        log::info!(
+            "game {} ({} vs {}): {} {} {}",
+            rec.game,
+            rec.names[0],
+            rec.names[1],
+            rec.result_text(),
+            rec.termination,
+            rec.detail
+        );
+    };
+    let fatal = run_workers(cfg.run.concurrency, &todo, |queue, tx| worker(cfg, queue, tx), collect);
+    progress.end();
     summary.wall = start.elapsed();
-    written.map_err(|e| format!("writing the records: {e}"))?;
-    if let Some(e) = fatal.into_inner().ok().flatten() {
-        return Err(e);
+    records.finish()?;
+    match fatal {
+        Some(e) => Err(e),
+        None => Ok(summary),
     }
-    Ok(summary)
-}
-
-fn display(path: &Option<PathBuf>) -> String {
-    path.as_ref().map_or_else(String::new, |p| p.display().to_string())
 }
 
 /// The seat (0 = the first engine) that played Red in a recorded game:
@@ -461,7 +420,7 @@ fn finished_pairs(cfg: &MatchConfig, path: &std::path::Path) -> Result<Vec<GameR
         let ours = rec.variant == cfg.variant
             && rec.pair >= 1
             && rec.game == 2 * (rec.pair - 1) + 1 + (rec.game - 1) % 2
-            && rec.seed == pair_seed(cfg.seed, rec.pair - 1)
+            && rec.seed == pair_seed(cfg.run.seed, rec.pair - 1)
             && rec.names == [names[seat], names[1 - seat]]
             && rec.shard == shard;
         if !ours {
@@ -472,108 +431,29 @@ fn finished_pairs(cfg: &MatchConfig, path: &std::path::Path) -> Result<Vec<GameR
             ));
         }
     }
-    let mut by_pair: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
-    for rec in records {
-        if rec.game <= cfg.games && rec.termination != Termination::Error {
-            by_pair.entry(rec.pair).or_default().push(rec);
-        }
-    }
-    let size = |pair: u64| if 2 * pair <= cfg.games { 2 } else { 1 };
-    Ok(by_pair.into_iter().filter(|(p, games)| games.len() == size(*p)).flat_map(|(_, games)| games).collect())
-}
-
-/// Failed starts in a row after which an engine that did start before
-/// stops the match.
-pub const MAX_FAILED_STARTS: u32 = 3;
-
-/// Whether a failed start of `spec` stops the match: the program cannot be
-/// run, it refused its settings, it never started in this worker, or it
-/// failed `failures` times in a row. The message names it and its command.
-fn fatal_start(spec: &EngineSpec, err: &EngineError, started_before: bool, failures: u32) -> Option<String> {
-    let who = format!("engine '{}' (cmd {})", spec.name, spec.cmd);
-    match err {
-        // The spawn error names the command.
-        EngineError::Spawn(_) => Some(format!("engine '{}' {err}", spec.name)),
-        EngineError::Refused(_) => Some(format!("{who} {err}")),
-        _ if !started_before => Some(format!("{who} failed its first start (uli, set-up, isready): {err}")),
-        _ if failures >= MAX_FAILED_STARTS => Some(format!("{who} failed to restart {failures} times in a row: {err}")),
-        _ => None,
-    }
-}
-
-/// A worker's record of its engines' starts, by seat.
-#[derive(Default)]
-struct Starts {
-    /// The engine started once.
-    started: [bool; 2],
-    /// Failed starts since its last good one.
-    failures: [u32; 2],
-}
-
-/// Starts the engines of a worker that are not running, for the game of
-/// `log`: `Ok(Some((seat, error)))` when one failed to restart (that game is
-/// its loss).
-///
-/// # Errors
-/// The message of a failed start that stops the match ([`fatal_start`]),
-/// also written into the game log.
-fn start_engines(
-    cfg: &MatchConfig,
-    engines: &mut [Option<Engine>; 2],
-    starts: &mut Starts,
-    log: Option<&GameLog>,
-) -> Result<Option<(usize, EngineError)>, String> {
-    for (seat, slot) in engines.iter_mut().enumerate() {
-        if slot.is_some() {
-            continue;
-        }
-        let engine = &cfg.engines[seat];
-        match game::launch(engine, cfg.variant, &cfg.toggles, cfg.stall, &cfg.limits, log.cloned()) {
-            Ok(e) => {
-                *slot = Some(e);
-                (starts.started[seat], starts.failures[seat]) = (true, 0);
-            }
-            Err(err) => {
-                starts.failures[seat] += 1;
-                if let Some(why) = fatal_start(engine, &err, starts.started[seat], starts.failures[seat]) {
-                    if let Some(l) = log {
-                        l.line("arena", '#', &format!("the match stops: {why}"));
-                        l.flush();
-                    }
-                    return Err(why);
-                }
-                return Ok(Some((seat, err)));
-            }
-        }
-    }
-    Ok(None)
+    let whole = whole_pairs(records, cfg.run.games, |r| (r.game, r.pair), |r| r.termination != Termination::Error);
+    Ok(whole)
 }
 
 /// One worker: takes pairs until none is left or the match is stopped.
 ///
 /// # Errors
-/// The message of a failed engine start that stops the match
-/// ([`fatal_start`]).
-fn worker(
-    cfg: &MatchConfig,
-    next: &AtomicU64,
-    stop: &AtomicBool,
-    todo: &[u64],
-    tx: &std::sync::mpsc::Sender<(GameRecord, usize)>,
-) -> Result<(), String> {
-    let mut engines: [Option<Engine>; 2] = [None, None];
-    let mut starts = Starts::default();
-    let limits = [0, 1].map(|i| cfg.engines[i].limits.unwrap_or(cfg.limits));
+/// The message of a failed engine start that stops the match.
+fn worker(cfg: &MatchConfig, queue: &Pairs<'_>, tx: &Sender<(GameRecord, usize)>) -> Result<(), String> {
+    let mut engines = Engines::<2>::default();
+    let how = Launch {
+        specs: &cfg.engines,
+        variant: cfg.variant.name(),
+        toggles: &cfg.toggles,
+        stall: cfg.run.stall,
+        limits: &cfg.run.limits,
+    };
+    let limits = [0, 1].map(|i| cfg.engines[i].limits.unwrap_or(cfg.run.limits));
     let shard = ShardOf::of(cfg);
-    loop {
-        let slot = next.fetch_add(1, Ordering::Relaxed) as usize;
-        let Some(&pair) = todo.get(slot) else { return Ok(()) };
-        if stop.load(Ordering::Relaxed) {
-            return Ok(());
-        }
+    while let Some(pair) = queue.take() {
         for k in 0..2 {
             let index = 2 * pair + k;
-            if index >= cfg.games {
+            if index >= cfg.run.games {
                 break;
             }
             let spec = GameSpec {
@@ -582,22 +462,19 @@ fn worker(
                 variant: cfg.variant,
                 toggles: cfg.toggles.clone(),
                 rules: cfg.rules,
-                seed: pair_seed(cfg.seed, pair),
+                seed: pair_seed(cfg.run.seed, pair),
                 first_seat: k as usize,
                 limits,
-                max_plies: cfg.max_plies,
-                margin: cfg.margin,
-                stall: cfg.stall,
-                resign: cfg.resign,
+                max_plies: cfg.run.max_plies,
+                margin: cfg.run.margin,
+                stall: cfg.run.stall,
+                resign: cfg.run.resign,
             };
-            let log = cfg.log_dir.as_ref().and_then(|dir| {
-                let path = dir.join(format!("game-{:05}.log", index + 1));
-                GameLog::create(&path).map_err(|e| log::warn!("cannot create {}: {e}", path.display())).ok()
-            });
-            let failed = start_engines(cfg, &mut engines, &mut starts, log.as_ref())?;
+            let log = game_log(cfg.run.log_dir.as_ref(), index + 1);
+            let failed = engines.start(&how, log.as_ref())?;
             let mut played = match &failed {
-                Some((seat, err)) => game::forfeit(&spec, &cfg.engines, &mut engines, log, *seat, err),
-                None => game::play(&spec, &cfg.engines, &mut engines, log),
+                Some((seat, err)) => game::forfeit(&spec, &cfg.engines, &mut engines.running, log, *seat, err),
+                None => game::play(&spec, &cfg.engines, &mut engines.running, log),
             };
             played.0.shard = shard;
             if tx.send(played).is_err() {
@@ -605,6 +482,7 @@ fn worker(
             }
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]

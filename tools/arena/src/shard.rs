@@ -75,12 +75,31 @@ pub struct ShardOf {
 impl ShardOf {
     /// The tags of a shard of `cfg`, if it is one.
     pub fn of(cfg: &MatchConfig) -> Option<ShardOf> {
-        cfg.shard.map(|shard| ShardOf { shard, games: cfg.games, seed: cfg.seed, id: match_id(cfg) })
+        cfg.run.shard.map(|shard| ShardOf { shard, games: cfg.run.games, seed: cfg.run.seed, id: match_id(cfg) })
     }
 
     /// The value of the `Match` tag: `games=12 seed=1 id=0123456789abcdef`.
     pub fn match_text(&self) -> String {
         format!("games={} seed={} id={:016x}", self.games, self.seed, self.id)
+    }
+
+    /// The shard of a record from its `Shard` and `Match` tags (each with
+    /// its line number), if it has them.
+    ///
+    /// # Errors
+    /// A message naming the line when only one of them is there or either
+    /// is malformed.
+    pub fn from_tags(
+        shard: Option<(usize, String)>,
+        matched: Option<(usize, String)>,
+    ) -> Result<Option<ShardOf>, String> {
+        match (shard, matched) {
+            (None, None) => Ok(None),
+            (Some((n, s)), Some((_, m))) => ShardOf::parse(&s, &m).map(Some).map_err(|e| format!("line {n}: {e}")),
+            (Some((n, _)), None) | (None, Some((n, _))) => {
+                Err(format!("line {n}: the Shard and Match tags go together"))
+            }
+        }
     }
 
     /// Reads the values of the `Shard` and `Match` tags.
@@ -113,17 +132,27 @@ impl ShardOf {
 /// at another path still merge), nor `--timemargin`, `--stall` or
 /// `--concurrency`.
 pub fn match_id(cfg: &MatchConfig) -> u64 {
+    let r = &cfg.run;
+    match_id_of(cfg.variant.name(), &cfg.toggles, r.games, r.seed, r.max_plies, &r.limits, r.resign, &cfg.engines)
+}
+
+/// [`match_id`] of a match described by its parts (two-player and
+/// four-player matches alike).
+#[allow(clippy::too_many_arguments)]
+pub fn match_id_of(
+    variant: &str,
+    toggles: &[(String, String)],
+    games: u64,
+    seed: u64,
+    max_plies: u32,
+    limits: &crate::clock::Limits,
+    resign: Option<crate::game::Resign>,
+    engines: &[crate::engine::EngineSpec],
+) -> u64 {
     let mut text = format!(
-        "variant={} toggles={:?} games={} seed={} maxplies={} limits={} resign={:?}",
-        cfg.variant.name(),
-        cfg.toggles,
-        cfg.games,
-        cfg.seed,
-        cfg.max_plies,
-        cfg.limits,
-        cfg.resign
+        "variant={variant} toggles={toggles:?} games={games} seed={seed} maxplies={max_plies} limits={limits} resign={resign:?}"
     );
-    for e in &cfg.engines {
+    for e in engines {
         text.push_str(&format!(
             "\nengine name={:?} args={:?} options={:?} limits={:?}",
             e.name, e.args, e.options, e.limits
@@ -159,74 +188,99 @@ impl Merged {
     }
 }
 
-/// Merges the records of the shards of one match, each input a name (for
-/// messages) and its text.
+/// One record as [`merge_games`] sees it.
+pub(crate) struct ShardGame<'a> {
+    /// The input it comes from.
+    pub file: &'a str,
+    /// Its shard tags.
+    pub shard: Option<ShardOf>,
+    /// Its game number.
+    pub game: u64,
+    /// Its pair number.
+    pub pair: u64,
+    /// Its pair seed.
+    pub seed: u64,
+}
+
+/// The records of the inputs (each a name and its text) read by `parse`,
+/// and each as [`merge_games`] sees it (`key`: its shard tags, game, pair
+/// and seed).
 ///
 /// # Errors
-/// A message when an input does not parse, a record was not written by a
-/// shard, records come from different matches or shard counts, a game is
-/// there twice, or games are missing (naming them and their shards).
-pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
-    let mut first: Option<(ShardOf, &str, GameRecord)> = None;
-    let mut games: BTreeMap<u64, (GameRecord, &str)> = BTreeMap::new();
-    let mut names: Option<[String; 2]> = None;
+/// An input that does not parse, named.
+pub(crate) fn read_shards<'a, R>(
+    inputs: &'a [(String, String)],
+    parse: fn(&str) -> Result<Vec<R>, String>,
+    key: impl Fn(&R) -> (Option<ShardOf>, u64, u64, u64),
+) -> Result<(Vec<R>, Vec<ShardGame<'a>>), String> {
+    let (mut all, mut games) = (Vec::new(), Vec::new());
     for (file, text) in inputs {
-        let records = parse_records(text).map_err(|e| format!("{file}: {e}"))?;
-        for rec in records {
-            let g = rec.game;
-            let Some(of) = rec.shard else {
-                return Err(format!("{file}: game {g} has no Shard and Match tags: not written by arena --shard"));
-            };
-            let (want, first_file, like) = first.get_or_insert_with(|| (of, file, rec.clone()));
-            if (of.games, of.seed, of.id) != (want.games, want.seed, want.id) {
-                return Err(format!(
-                    "{file}: game {g} is of another match ({}) than {first_file} ({}): games, seed, or what the \
-                     id covers (variant, rules, --maxplies, limits, --resign, the engines' names, args, options) differ",
-                    of.match_text(),
-                    want.match_text()
-                ));
-            }
-            if of.shard.count != want.shard.count {
-                return Err(format!(
-                    "{file}: game {g} is of shard {} but {first_file} has shards of {}",
-                    of.shard, want.shard.count
-                ));
-            }
-            if (rec.variant, &rec.toggles, rec.max_plies) != (like.variant, &like.toggles, like.max_plies) {
-                return Err(format!(
-                    "{file}: game {g} has another variant, rule options or MaxPlies than {first_file}"
-                ));
-            }
-            let pair_ok = rec.pair >= 1 && rec.game.div_ceil(2) == rec.pair && rec.game <= of.games;
-            if !pair_ok || !of.shard.has_pair(rec.pair) || rec.seed != pair_seed(of.seed, rec.pair - 1) {
-                return Err(format!(
-                    "{file}: game {g} (pair {}, seed {}) is not a game of shard {} of this match",
-                    rec.pair, rec.seed, of.shard
-                ));
-            }
-            let seat = red_seat_of(&rec);
-            let order = [rec.names[seat].clone(), rec.names[1 - seat].clone()];
-            match &names {
-                Some(n) if *n != order => {
-                    return Err(format!(
-                        "{file}: game {g} is between {} and {}, not {} and {}",
-                        order[0], order[1], n[0], n[1]
-                    ));
-                }
-                Some(_) => {}
-                None => names = Some(order),
-            }
-            if let Some((_, other)) = games.get(&g) {
-                return Err(format!("game {g} (pair {}) is twice: in {other} and in {file}", rec.pair));
-            }
-            games.insert(g, (rec, file));
+        for rec in parse(text).map_err(|e| format!("{file}: {e}"))? {
+            let (shard, game, pair, seed) = key(&rec);
+            games.push(ShardGame { file, shard, game, pair, seed });
+            all.push(rec);
         }
     }
-    let Some((of, _, like)) = first else {
+    Ok((all, games))
+}
+
+/// The records of a match's shards, checked (see [`merge`]) and put in
+/// game order: their indices in `games`. `like(i, first)`: whether record
+/// `i` has the first record's variant, rule options and `MaxPlies`;
+/// `engines(i, first)`: whether it is between the same engines in the
+/// same order, else `between X, not Y`.
+///
+/// # Errors
+/// What [`merge`] refuses.
+pub(crate) fn merge_games(
+    games: &[ShardGame<'_>],
+    like: impl Fn(usize, usize) -> bool,
+    engines: impl Fn(usize, usize) -> Result<(), String>,
+) -> Result<(ShardOf, Vec<usize>), String> {
+    let mut first: Option<(ShardOf, usize)> = None;
+    let mut by_game: BTreeMap<u64, usize> = BTreeMap::new();
+    for (i, rec) in games.iter().enumerate() {
+        let (file, g) = (rec.file, rec.game);
+        let Some(of) = rec.shard else {
+            return Err(format!("{file}: game {g} has no Shard and Match tags: not written by arena --shard"));
+        };
+        let (want, f) = *first.get_or_insert((of, i));
+        let first_file = games[f].file;
+        if (of.games, of.seed, of.id) != (want.games, want.seed, want.id) {
+            return Err(format!(
+                "{file}: game {g} is of another match ({}) than {first_file} ({}): games, seed, or what the \
+                 id covers (variant, rules, --maxplies, limits, --resign, the engines' names, args, options) differ",
+                of.match_text(),
+                want.match_text()
+            ));
+        }
+        if of.shard.count != want.shard.count {
+            return Err(format!(
+                "{file}: game {g} is of shard {} but {first_file} has shards of {}",
+                of.shard, want.shard.count
+            ));
+        }
+        if !like(i, f) {
+            return Err(format!("{file}: game {g} has another variant, rule options or MaxPlies than {first_file}"));
+        }
+        let pair_ok = rec.pair >= 1 && rec.game.div_ceil(2) == rec.pair && rec.game <= of.games;
+        if !pair_ok || !of.shard.has_pair(rec.pair) || rec.seed != pair_seed(of.seed, rec.pair - 1) {
+            return Err(format!(
+                "{file}: game {g} (pair {}, seed {}) is not a game of shard {} of this match",
+                rec.pair, rec.seed, of.shard
+            ));
+        }
+        engines(i, f).map_err(|between| format!("{file}: game {g} is {between}"))?;
+        if let Some(&other) = by_game.get(&g) {
+            return Err(format!("game {g} (pair {}) is twice: in {} and in {file}", rec.pair, games[other].file));
+        }
+        by_game.insert(g, i);
+    }
+    let Some((of, _)) = first else {
         return Err("no records in the inputs".to_owned());
     };
     let mut missing: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
-    for g in (1..=of.games).filter(|g| !games.contains_key(g)) {
+    for g in (1..=of.games).filter(|g| !by_game.contains_key(g)) {
         let pair = g.div_ceil(2);
         missing.entry((pair - 1) % of.shard.count + 1).or_default().push(g);
     }
@@ -244,9 +298,40 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
             lacks.join("; ")
         ));
     }
-    let records: Vec<GameRecord> = games.into_values().map(|(rec, _)| GameRecord { shard: None, ..rec }).collect();
-    let summary = Summary::from_records(names.unwrap_or_default(), &records);
-    Ok(Merged { records, summary, of, variant: like.variant })
+    Ok((of, by_game.into_values().collect()))
+}
+
+/// Merges the records of the shards of one match, each input a name (for
+/// messages) and its text.
+///
+/// # Errors
+/// A message when an input does not parse, a record was not written by a
+/// shard, records come from different matches or shard counts, a game is
+/// there twice, or games are missing (naming them and their shards).
+pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
+    let (all, games) = read_shards(inputs, parse_records, |r| (r.shard, r.game, r.pair, r.seed))?;
+    let order = |r: &GameRecord| {
+        let seat = red_seat_of(r);
+        [r.names[seat].clone(), r.names[1 - seat].clone()]
+    };
+    let like = |i: usize, f: usize| {
+        let (a, b) = (&all[i], &all[f]);
+        (a.variant, &a.toggles, a.max_plies) == (b.variant, &b.toggles, b.max_plies)
+    };
+    let engines = |i: usize, f: usize| {
+        let (got, want) = (order(&all[i]), order(&all[f]));
+        if got == want {
+            Ok(())
+        } else {
+            Err(format!("between {} and {}, not {} and {}", got[0], got[1], want[0], want[1]))
+        }
+    };
+    let (of, in_order) = merge_games(&games, like, engines)?;
+    let variant = all[in_order[0]].variant;
+    let names = order(&all[in_order[0]]);
+    let records: Vec<GameRecord> = in_order.into_iter().map(|i| GameRecord { shard: None, ..all[i].clone() }).collect();
+    let summary = Summary::from_records(names, &records);
+    Ok(Merged { records, summary, of, variant })
 }
 
 #[cfg(test)]
