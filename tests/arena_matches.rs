@@ -4,6 +4,8 @@
 //! misbehave (illegal actions, bad deployments, crashes, stalls, time
 //! losses) against the real engine.
 
+mod common;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -12,7 +14,6 @@ use arena::engine::EngineSpec;
 use arena::record::{GameRecord, Termination, parse_records};
 use arena::replay::{ReplayOptions, replay_game};
 use arena::runner::{MatchConfig, Summary, run};
-use arena::schedule::RunSettings;
 use luzhanqi::{Colour, Variant};
 
 /// The engine binary Cargo built for these tests (the test profile, like
@@ -28,48 +29,18 @@ fn real(name: &str, player: &str) -> EngineSpec {
     }
 }
 
-/// A shell engine that answers the handshake and runs `on_go` for `go`
-/// and `on_setup` for `go setup`.
-fn fake(name: &str, on_go: &str, on_setup: &str) -> EngineSpec {
-    let script = format!(
-        "while read -r line; do case \"$line\" in \
-         uli) echo 'id name {name}'; echo uliok;; \
-         isready) echo readyok;; \
-         'go setup'*) {on_setup};; \
-         go*) {on_go};; \
-         quit) exit 0;; \
-         esac; done"
-    );
-    EngineSpec {
-        name: name.to_owned(),
-        cmd: "sh".to_owned(),
-        args: vec!["-c".to_owned(), script],
-        ..EngineSpec::default()
-    }
-}
-
 fn config(engines: [EngineSpec; 2], variant: Variant, games: u64, out: PathBuf) -> MatchConfig {
     MatchConfig {
         engines,
         variant,
         toggles: Vec::new(),
         rules: variant.rules(),
-        run: RunSettings {
+        run: common::run_settings(
             games,
-            concurrency: 2,
-            limits: Limits { tc: Some(TimeControl { base: 20_000, inc: 100 }), ..Limits::default() },
-            seed: 11,
-            max_plies: 1000,
-            margin: Duration::from_millis(200),
-            stall: Duration::from_secs(10),
-            out: Some(out),
-            resume: false,
-            log_dir: None,
-            sprt: None,
-            resign: None,
-            quiet: true,
-            shard: None,
-        },
+            Limits { tc: Some(TimeControl { base: 20_000, inc: 100 }), ..Limits::default() },
+            11,
+            out,
+        ),
     }
 }
 
@@ -138,7 +109,8 @@ fn greedy_against_random_in_every_variant() {
 
 #[test]
 fn illegal_actions_and_bad_deployments_lose() {
-    let engines = [fake("cheat", "echo 'bestmove a1-a9'", "echo 'bestsetup nonsense'"), real("random", "random")];
+    let engines =
+        [common::fake_engine("cheat", "echo 'bestmove a1-a9'", "echo 'bestsetup nonsense'"), real("random", "random")];
     let cfg = config(engines.clone(), Variant::Flip, 2, out_file("illegal.ljr"));
     let (summary, records) = play(&cfg);
     assert_eq!((summary.tally.losses, summary.tally.games()), (2, 2));
@@ -159,14 +131,14 @@ fn illegal_actions_and_bad_deployments_lose() {
 
 #[test]
 fn crashes_stalls_and_time_losses_lose_and_the_engine_restarts() {
-    let crash = fake("crash", "exit 3", "exit 3");
+    let crash = common::fake_engine("crash", "exit 3", "exit 3");
     let cfg = config([crash, real("random", "random")], Variant::Classic, 2, out_file("crash.ljr"));
     let (summary, records) = play(&cfg);
     assert_eq!(summary.tally.losses, 2);
     // The second game ran with a restarted engine: it crashed at setup again.
     assert!(records.iter().all(|r| r.termination == Termination::Crash), "{records:?}");
 
-    let slow = fake("slow", "sleep 1; echo 'bestmove a6'", "echo 'bestsetup x'");
+    let slow = common::fake_engine("slow", "sleep 1; echo 'bestmove a6'", "echo 'bestsetup x'");
     let mut cfg = config([real("random", "random"), slow], Variant::Flip, 2, out_file("time.ljr"));
     cfg.run.limits = Limits { tc: Some(TimeControl { base: 300, inc: 0 }), ..Limits::default() };
     cfg.run.margin = Duration::from_millis(50);
@@ -174,7 +146,7 @@ fn crashes_stalls_and_time_losses_lose_and_the_engine_restarts() {
     assert_eq!(summary.tally.wins, 2, "{records:?}");
     assert!(records.iter().all(|r| r.termination == Termination::Time), "{records:?}");
 
-    let mute = fake("mute", "true", "true");
+    let mute = common::fake_engine("mute", "true", "true");
     let mut cfg = config([mute, real("random", "random")], Variant::Open, 2, out_file("stall.ljr"));
     cfg.run.stall = Duration::from_millis(300);
     cfg.run.limits = Limits { nodes: Some(1), ..Limits::default() };

@@ -105,3 +105,52 @@ pub fn garbage_line(r: &mut luzhanqi::random::Rng, i: usize, seeds: &[String], a
     }
     chars.into_iter().collect()
 }
+
+/// How the arena tests play their matches: `games` games, two at once,
+/// `limits` for every engine, the match seed `seed`, 1000 plies at most,
+/// 200 ms of time margin, 10 s before a silent engine stalls, records in
+/// `out`, no logs, no SPRT, no adjudication, quiet.
+pub fn run_settings(
+    games: u64,
+    limits: arena::clock::Limits,
+    seed: u64,
+    out: std::path::PathBuf,
+) -> arena::schedule::RunSettings {
+    arena::schedule::RunSettings {
+        games,
+        concurrency: 2,
+        limits,
+        seed,
+        max_plies: 1000,
+        margin: std::time::Duration::from_millis(200),
+        stall: std::time::Duration::from_secs(10),
+        out: Some(out),
+        resume: false,
+        log_dir: None,
+        sprt: None,
+        resign: None,
+        quiet: true,
+        shard: None,
+    }
+}
+
+/// A shell engine for the arena tests that answers the handshake and
+/// `isready`, and runs `on_go` for `go` and `on_setup` for `go setup`
+/// (`$line` holds the command).
+pub fn fake_engine(name: &str, on_go: &str, on_setup: &str) -> arena::engine::EngineSpec {
+    let script = format!(
+        "while read -r line; do case \"$line\" in \
+         uli) echo 'id name {name}'; echo uliok;; \
+         isready) echo readyok;; \
+         'go setup'*) {on_setup};; \
+         go*) {on_go};; \
+         quit) exit 0;; \
+         esac; done"
+    );
+    arena::engine::EngineSpec {
+        name: name.to_owned(),
+        cmd: "sh".to_owned(),
+        args: vec!["-c".to_owned(), script],
+        ..arena::engine::EngineSpec::default()
+    }
+}
