@@ -340,6 +340,23 @@ fn an_interrupted_match_resumes_and_four_engines_rotate() {
     other.run.seed = 8;
     assert!(run(&other).unwrap_err().contains("not from this match"));
 
+    // Two shards merged are the same match, records and summary.
+    let mut inputs = Vec::new();
+    for k in 1..=2 {
+        let mut shard = config(engines(), 4, dir("resume").join(format!("shard-{k}.ljr")));
+        shard.run.shard = Some(arena::shard::Shard { index: k, count: 2 });
+        run(&shard).unwrap();
+        let text = std::fs::read_to_string(shard.run.out.as_ref().unwrap()).unwrap();
+        assert!(text.contains(&format!("[Shard \"{k}/2\"]\n[Match \"games=4 seed=7 id=")), "{text}");
+        inputs.push((format!("shard-{k}"), text));
+    }
+    let merged = arena::siguo::runner::merge(&inputs).unwrap();
+    assert_eq!(untimed(&merged.records), untimed(&full));
+    let json =
+        |s: &SiguoSummary| s.json_with(SiguoVariant::Siguo, None, None).split(",\"move_ms\"").next().map(str::to_owned);
+    assert_eq!(json(&merged.summary), json(&summary));
+    assert!(arena::siguo::runner::merge(&inputs[..1]).unwrap_err().contains("shard 2/2 lacks games 3, 4"));
+
     // Four engines: partners a+b against c+d, partners exchanging seats
     // every other pair.
     let four = ["a", "b", "c", "d"].map(|n| real(n, "random")).to_vec();
