@@ -7,17 +7,29 @@ import json, pathlib, subprocess, sys
 import ljr
 
 
-def longest_moves(path, names):
-    """The longest move time in ms of each engine over a record file."""
+def longest_moves(path, names, team_of=None):
+    """The longest move time in ms of each engine (or team: `team_of` maps
+    an engine's name to its team's) over a record file."""
+    team_of = team_of or {}
     longest = {n: 0 for n in names}
     if not path.exists():
         return None
     for tags, plies, _ in ljr.games(path.read_text()):
-        for colour, _, ms in plies:
-            name = tags["Red"] if colour == "r" else tags["Blue"]
+        for letter, _, ms in plies:
+            name = tags[ljr.PLAYER_TAG[letter]]
+            name = team_of.get(name, name)
             if name in longest:
                 longest[name] = max(longest[name], ms)
     return [longest[n] for n in names]
+
+
+def teams(j):
+    """The two sides of a summary: its engines, or in a four-player match
+    its teams, with each engine's team (four engines: two a team)."""
+    sides = j.get("teams", j["engines"])
+    engines = j["engines"]
+    team_of = {e: sides[i // 2] for i, e in enumerate(engines)} if len(engines) == 4 else {}
+    return sides, team_of
 
 
 def limits(words):
@@ -72,9 +84,10 @@ for txt in sorted(out.glob("*.txt")):
         elo = "+inf" if j["score"] >= 0.5 else "-inf"
     else:
         elo = f'{j["elo"]:+.0f} [{lo}, {hi}]'
-    longest = longest_moves(txt.with_suffix(".ljr"), j["engines"])
+    sides, team_of = teams(j)
+    longest = longest_moves(txt.with_suffix(".ljr"), sides, team_of)
     longest = "?" if longest is None else " / ".join(map(str, longest))
-    print(f'| {j["variant"]} | {j["engines"][1]} | {tc} | {j["games"]} | {j["wins"]}-{j["draws"]}-{j["losses"]} | '
+    print(f'| {j["variant"]} | {sides[1]} | {tc} | {j["games"]} | {j["wins"]}-{j["draws"]}-{j["losses"]} | '
           f'{100*j["score"]:.1f}% ({100*j["score_lo"]:.1f}..{100*j["score_hi"]:.1f}) | {elo} | '
           f'{time_losses} | {longest} | {resigned} |')
 print(f"\nBinaries of commit {commit}; commands in {out}/*.cmd.")

@@ -16,6 +16,11 @@
 # clock of 10 s + 100 ms a move (its own time management) against mcts at a
 # fixed 200 ms a move. LINES=expert: against Player expert at 100 ms a move
 # (issue 16), in any variant.
+# Four players (issue 19): VARIANTS=siguo (or siguo-open) LINES="random greedy
+# self": each engine is a team and plays both seats of its team (one process a
+# seat), 400 games, the teams swapping seats within each pair of games; the
+# table's score is the mcts team's. The lines take hours each (a game is some
+# hundreds of plies); KEEP_BIN=1 and a rerun resume them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-results/search}
