@@ -684,3 +684,33 @@ pub fn road_link_count() -> usize {
 pub fn rail_link_count() -> usize {
     LINKS.iter().filter(|l| l.rail).count()
 }
+
+/// The number of steps along links (road or railway, one link a step)
+/// between every two points, capped at 255: the board's plain distance.
+pub fn step_distances() -> &'static [[u8; NUM_POINTS]; NUM_POINTS] {
+    static TABLE: std::sync::OnceLock<Box<[[u8; NUM_POINTS]; NUM_POINTS]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([[u8::MAX; NUM_POINTS]; NUM_POINTS]);
+        for from in Point::all() {
+            let row = &mut t[from.index()];
+            row[from.index()] = 0;
+            let mut frontier = PointSet::from_point(from);
+            let mut seen = frontier;
+            let mut d = 0u8;
+            while frontier.any() {
+                d = d.saturating_add(1);
+                let mut next = PointSet::EMPTY;
+                for p in frontier {
+                    next |= ADJACENT[p.index()];
+                }
+                next = next - seen;
+                for p in next {
+                    row[p.index()] = d;
+                }
+                seen |= next;
+                frontier = next;
+            }
+        }
+        t
+    })
+}

@@ -8,7 +8,7 @@
 
 use crate::piece::Kind;
 use crate::siguo::exchange::value;
-use crate::siguo::topology::{ADJACENT, HQS};
+use crate::siguo::topology::{ADJACENT, HQS, step_distances};
 use crate::siguo::{Position, Seat, Team};
 
 /// Centipawns per unit of `atanh(score)`.
@@ -22,6 +22,11 @@ const SEAT_OUT: f32 = 2500.0;
 /// it, or two links away, costs its team.
 const FLAG_NEIGHBOUR: f32 = 400.0;
 const FLAG_NEAR: f32 = 120.0;
+
+/// What each of a seat's pieces nearest an opponent's flag is worth by its
+/// distance in steps (index 1: next to it), for the [`PRESSING`] nearest.
+const PRESSURE: [f32; 8] = [0.0, 90.0, 60.0, 40.0, 25.0, 15.0, 8.0, 4.0];
+const PRESSING: usize = 3;
 
 /// How fast an edge fades towards the quiet limit's draw.
 const QUIET_FADE_POWER: i32 = 2;
@@ -56,9 +61,40 @@ fn seat_terms(pos: &Position, seat: Seat) -> f32 {
     m
 }
 
+/// How hard `seat` presses its opponents' flags: its movable pieces
+/// nearest to one, each by its distance in steps.
+fn pressure(pos: &Position, seat: Seat) -> f32 {
+    let dist = step_distances();
+    let flags: Vec<usize> = seat
+        .opponents()
+        .into_iter()
+        .filter(|&o| !pos.is_out(o))
+        .flat_map(|o| pos.pieces(o).into_iter().filter(|&p| pos.cell(p).and_then(|pc| pc.kind) == Some(Kind::Flag)))
+        .map(|p| p.index())
+        .collect();
+    if flags.is_empty() {
+        return 0.0;
+    }
+    let mut near = [0.0f32; PRESSING];
+    for p in pos.pieces(seat) {
+        if !pos.cell(p).and_then(|pc| pc.kind).is_some_and(Kind::is_movable) {
+            continue;
+        }
+        let d = flags.iter().map(|&f| dist[p.index()][f]).min().unwrap_or(u8::MAX);
+        let v = PRESSURE.get(usize::from(d)).copied().unwrap_or(0.0);
+        // Keep the largest PRESSING values.
+        if let Some(i) = (0..PRESSING).min_by(|&a, &b| near[a].total_cmp(&near[b])) {
+            if v > near[i] {
+                near[i] = v;
+            }
+        }
+    }
+    near.iter().sum()
+}
+
 /// The evaluation in centipawns for South-North.
 pub fn centipawns(pos: &Position) -> f32 {
-    let team = |t: Team| t.seats().iter().map(|&s| seat_terms(pos, s)).sum::<f32>();
+    let team = |t: Team| t.seats().iter().map(|&s| seat_terms(pos, s) + pressure(pos, s)).sum::<f32>();
     team(Team::SouthNorth) - team(Team::EastWest)
 }
 
