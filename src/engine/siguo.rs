@@ -12,9 +12,9 @@ use crate::players::{self, PlayerKind};
 use crate::protocol::{Command, Go, Response, SiguoStart};
 use crate::random::rng;
 use crate::rules::Mode;
-use crate::search::{Event, Limits, SearchConfig, four};
+use crate::search::{Event, SearchConfig, four};
 use crate::siguo::notation::{ArmDeployment, SiguoState, siguo_board_text};
-use crate::siguo::{Action, Seat, SiguoRules, SiguoToken};
+use crate::siguo::{Action, Seat, SiguoRules, SiguoToken, Team};
 
 /// A four-player game as the GUI gave it.
 pub(super) struct SiguoGame {
@@ -110,16 +110,16 @@ impl Engine {
             if self.opts.seed == 0 { clock_seed() } else { self.opts.seed ^ fnv1a(game.now.to_string().as_bytes()) };
         let (start, history, view) = (game.base.pos.clone(), game.history.clone(), pos.clone());
         let at_deployment = game.base.ply == 0;
-        // The clock words are two-player words: read, not used.
-        let limits = Limits { time: [None; 2], inc: [None; 2], movestogo: None, ..report::limits_of(&go) };
+        // The seat to move's clock is its team's: rtime/rinc for South-North, btime/binc for East-West.
+        let limits = report::limits_of(&go);
         let player = self.opts.player;
         let bounded = match player {
-            PlayerKind::Mcts => limits.ends_on_its_own(None),
+            PlayerKind::Mcts => limits.ends_on_its_own(Some(Team::of(mover).side())),
             _ => !limits.infinite && !limits.ponder,
         };
         if !bounded && !limits.infinite && !limits.ponder {
             self.send(Response::InfoString(format!(
-                "warning: go: no limit for {mover} to move (movetime, nodes or depth); searching until stop"
+                "warning: go: no limit for {mover} to move (movetime, nodes, depth or its team's clock); searching until stop"
             )));
         }
         // No `ShowBelief` for four players.
