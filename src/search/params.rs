@@ -181,6 +181,15 @@ tunables! {
     /// 60.0/58.3/61.0% (seeds 11/21/31) where 0 scored 64.0/56.0/60.0%,
     /// 0.8 61.5/49.5% (seeds 21/31): no gain, so it is off.
     own_view: f32, "ownview", [0.0, 0.0, 0.0], |x| (0.0..=1.0).contains(x), "a number from 0 to 1";
+    /// Four players only: what a drawn game costs the team searching, in
+    /// [-1, 1] units (a draw counted as this much of a loss), and what the
+    /// evaluation fades towards as the quiet limit nears. Against `greedy`
+    /// at 3000 iterations a move, 40 games on the same deals: 0.3 scored
+    /// 90.0% (8 draws), 0 86.2% (9 draws, 1 loss).
+    contempt: f32, "contempt", [0.0, 0.3, 0.3], |x| (0.0..=1.0).contains(x), "a number from 0 to 1";
+    /// Four players only: weight of each seat's pressure on its
+    /// opponents' flags in the evaluation (0: none).
+    pressure: f32, "pressure", [1.0, 1.0, 1.0], |x| x.is_finite() && *x >= 0.0, "a number >= 0";
     /// How several threads search (`flip` and `open`; `classic` always
     /// searches one tree per thread).
     parallel: Parallel, "parallel", [Parallel::Root, Parallel::Root, Parallel::Root], |_| true, "root or tree";
@@ -217,7 +226,7 @@ mod tests {
             let value = match *name {
                 "priors" | "solver" => "false",
                 "parallel" => "tree",
-                "expert" | "ownview" => "0.5",
+                "expert" | "ownview" | "contempt" => "0.5",
                 _ => "3",
             };
             let o = ParamOverrides::parse(&format!("{name}={value}")).expect(name);

@@ -23,9 +23,11 @@ const SEAT_OUT: f32 = 2500.0;
 const FLAG_NEIGHBOUR: f32 = 400.0;
 const FLAG_NEAR: f32 = 120.0;
 
-/// What each of a seat's pieces nearest an opponent's flag is worth by its
-/// distance in steps (index 1: next to it), for the [`PRESSING`] nearest.
-const PRESSURE: [f32; 8] = [0.0, 90.0, 60.0, 40.0, 25.0, 15.0, 8.0, 4.0];
+/// What each of a seat's [`PRESSING`] pieces nearest an opponent's flag is
+/// worth: [`PRESSURE_NEXT`] next to it, [`PRESSURE_DECAY`] times less for
+/// each step further (so that a piece far away still gains by coming on).
+const PRESSURE_NEXT: f32 = 100.0;
+const PRESSURE_DECAY: f32 = 0.8;
 const PRESSING: usize = 3;
 
 /// How fast an edge fades towards the quiet limit's draw.
@@ -81,7 +83,7 @@ fn pressure(pos: &Position, seat: Seat) -> f32 {
             continue;
         }
         let d = flags.iter().map(|&f| dist[p.index()][f]).min().unwrap_or(u8::MAX);
-        let v = PRESSURE.get(usize::from(d)).copied().unwrap_or(0.0);
+        let v = PRESSURE_NEXT * PRESSURE_DECAY.powi(i32::from(d) - 1);
         // Keep the largest PRESSING values.
         if let Some(i) = (0..PRESSING).min_by(|&a, &b| near[a].total_cmp(&near[b])) {
             if v > near[i] {
@@ -92,30 +94,55 @@ fn pressure(pos: &Position, seat: Seat) -> f32 {
     near.iter().sum()
 }
 
-/// The evaluation in centipawns for South-North.
-pub fn centipawns(pos: &Position) -> f32 {
-    let team = |t: Team| t.seats().iter().map(|&s| seat_terms(pos, s) + pressure(pos, s)).sum::<f32>();
+/// The evaluation in centipawns for South-North, each seat's pressure on
+/// its opponents' flags weighted by `pressure_weight`.
+pub fn centipawns(pos: &Position, pressure_weight: f32) -> f32 {
+    let seat = |s: Seat| {
+        let p = if pressure_weight == 0.0 { 0.0 } else { pressure_weight * pressure(pos, s) };
+        seat_terms(pos, s) + p
+    };
+    let team = |t: Team| t.seats().iter().map(|&s| seat(s)).sum::<f32>();
     team(Team::SouthNorth) - team(Team::EastWest)
 }
 
-/// The expected score for South-North in [-1, 1]: exact when the game is
-/// over, else the squashed [`centipawns`], faded towards a draw as the
-/// quiet limit nears.
-pub fn value_for_sn(pos: &Position) -> f32 {
-    if let Some(r) = pos.outcome() {
-        return match r.winner {
-            Some(Team::SouthNorth) => 1.0,
-            Some(Team::EastWest) => -1.0,
-            None => 0.0,
-        };
+/// How a search values positions: the weight of the flag pressure, and
+/// what a draw is worth to South-North (a search for East-West counting a
+/// draw as part of a loss gives South-North a positive draw value).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Valuer {
+    /// Weight of [`pressure`].
+    pub pressure: f32,
+    /// A drawn game's value for South-North.
+    pub draw_for_sn: f32,
+}
+
+impl Valuer {
+    /// The valuer of `params` for a search by `team`.
+    pub fn new(params: &crate::search::params::Params, team: Team) -> Valuer {
+        let c = params.contempt;
+        Valuer { pressure: params.pressure, draw_for_sn: if team == Team::SouthNorth { -c } else { c } }
     }
-    let v = (centipawns(pos) / SCALE).tanh();
-    let limit = pos.settings().quiet_limit;
-    if limit == 0 {
-        return v;
+
+    /// The expected score for South-North in [-1, 1]: exact when the game
+    /// is over (a draw worth [`Valuer::draw_for_sn`]), else the squashed
+    /// [`centipawns`], fading towards the draw's value as the quiet limit
+    /// nears.
+    pub fn value_for_sn(&self, pos: &Position) -> f32 {
+        if let Some(r) = pos.outcome() {
+            return match r.winner {
+                Some(Team::SouthNorth) => 1.0,
+                Some(Team::EastWest) => -1.0,
+                None => self.draw_for_sn,
+            };
+        }
+        let v = (centipawns(pos, self.pressure) / SCALE).tanh();
+        let limit = pos.settings().quiet_limit;
+        if limit == 0 {
+            return v;
+        }
+        let t = (f32::from(pos.quiet()) / f32::from(limit)).min(1.0).powi(QUIET_FADE_POWER);
+        v * (1.0 - t) + self.draw_for_sn * t
     }
-    let t = (f32::from(pos.quiet()) / f32::from(limit)).min(1.0);
-    v * (1.0 - t.powi(QUIET_FADE_POWER))
 }
 
 #[cfg(test)]
@@ -132,9 +159,10 @@ mod tests {
     #[test]
     fn the_start_is_even_and_a_seat_out_loses_value() {
         let pos = start();
-        assert_eq!(centipawns(&pos), 0.0);
+        assert_eq!(centipawns(&pos, 1.0), 0.0);
         let mut east_out = pos.clone();
         east_out.eliminate(Seat::East);
-        assert!(value_for_sn(&east_out) > 0.9, "{}", value_for_sn(&east_out));
+        let valuer = Valuer { pressure: 1.0, draw_for_sn: 0.0 };
+        assert!(valuer.value_for_sn(&east_out) > 0.9, "{}", valuer.value_for_sn(&east_out));
     }
 }

@@ -184,11 +184,12 @@ pub fn go(
         .unwrap_or_else(|| {
             (SiguoBelief { viewer: pos.side_to_move(), seats: Vec::new(), contradictions: 0 }, Vec::new())
         });
+    let valuer = evaluate::Valuer::new(&params, Team::of(pos.side_to_move()));
     let workers = (0..threads)
         .map(|i| {
             let mut tree = Tree::new(pos.clone(), cap);
             restrict_root(&mut tree, &cfg.searchmoves, &params);
-            let walk = SiguoWalk::new(pos, belief.clone(), samplers.clone());
+            let walk = SiguoWalk::new(pos, belief.clone(), samplers.clone(), valuer);
             super::core::Worker::with_walk(tree, rng(thread_seed(cfg.seed, i)), params, walk)
         })
         .collect();

@@ -13,7 +13,7 @@
 //! or the world's seat has no action among the node's, the descent ends
 //! with the world's evaluation.
 
-use super::evaluate::value_for_sn;
+use super::evaluate::Valuer;
 use crate::belief::sampler::{STEPS_PER_WORLD, WorldSampler};
 use crate::combat::Outcome;
 use crate::piece::{Colour, Kind};
@@ -91,12 +91,14 @@ pub struct SiguoWalk {
     /// at a seat whose kinds the root seat does not see.
     avail: Vec<u32>,
     legal: LegalSet,
+    valuer: Valuer,
 }
 
 impl SiguoWalk {
     /// A walk over `root` (the seat's view) with `belief` and its samplers.
-    pub fn new(root: &Position, belief: SiguoBelief, samplers: Vec<WorldSampler>) -> SiguoWalk {
+    pub fn new(root: &Position, belief: SiguoBelief, samplers: Vec<WorldSampler>, valuer: Valuer) -> SiguoWalk {
         SiguoWalk {
+            valuer,
             belief,
             samplers,
             world: root.clone(),
@@ -115,7 +117,7 @@ impl SiguoWalk {
 
     /// The world's value, ending a descent the view cannot follow.
     fn world_value(&self) -> Pick {
-        Pick::Stop(Reached::Exact(value_for_sn(&self.world)))
+        Pick::Stop(Reached::Exact(self.valuer.value_for_sn(&self.world)))
     }
 }
 
@@ -136,8 +138,10 @@ impl Walk for SiguoWalk {
         &self.view
     }
 
+    /// A game won or lost in the view (a team out); a draw is not final
+    /// here, its value being the searching team's (`contempt`).
     fn finished(&self) -> Option<Terminal> {
-        terminal(&self.view)
+        terminal(&self.view).filter(|t| t.winner.is_some())
     }
 
     fn chance(
@@ -221,6 +225,6 @@ impl Walk for SiguoWalk {
                 return (t.value_for_red(), Some(t));
             }
         }
-        (value_for_sn(&self.world), None)
+        (self.valuer.value_for_sn(&self.world), None)
     }
 }
