@@ -82,6 +82,7 @@ function handle(msg) {
       return loadedGame(msg);
     case 'graph':
       ui.graph[msg.ply] = msg;
+      if (ui.loaded && ui.graph.filter(Boolean).length === ui.loaded.positions) status('The evaluation graph is complete: step through the game, or click the graph.');
       return drawGraph();
     case 'record':
       return download(msg.text);
@@ -172,15 +173,11 @@ function gameChanged(g) {
   ui.game = g;
   ui.selected = -1;
   if (newGame) {
-    ui.report = [];
-    ui.rootstats = [];
-    ui.beliefs.clear();
     ui.seenPlies = 0;
   }
-  if (g.turn === 'engine') {
+  if (newGame || g.turn === 'engine') {
     // A new search: its lines replace the last ones.
-    ui.report = [];
-    ui.rootstats = [];
+    clearThinking();
     ui.beliefs.clear();
   }
   if (g.phase === 'deploy') {
@@ -200,6 +197,7 @@ function gameChanged(g) {
   $('analyse-game').disabled = g.phase !== 'over';
   $('belief-box').hidden = !(g.variant === 'classic' || g.variant === 'ccgc' || g.variant === 'cs4500');
   $('engine-name').textContent = g.engine;
+  if (ui.mode !== 'play') return;
   moveList(g.moves);
   animate(g.moves);
   if (g.result) {
@@ -221,7 +219,7 @@ function moveList(moves) {
   ol.replaceChildren(
     ...moves.map((m) => {
       const li = document.createElement('li');
-      li.className = `${m.colour === 'r' ? 'red' : 'blue'}${m.yours ? ' yours' : ''}`;
+      li.className = `${{ r: 'red', b: 'blue' }[m.colour] ?? ''}${m.yours ? ' yours' : ''}`;
       li.textContent = m.tokens.join(' ');
       return li;
     }),
@@ -512,6 +510,17 @@ function mover() {
   return ui.position?.side ?? null;
 }
 
+// Forgets the engine's last report (a new search, another position or mode).
+function clearThinking() {
+  ui.report = [];
+  ui.rootstats = [];
+  ui.context = null;
+  $('engine-stats').textContent = '';
+  $('pv-lines').replaceChildren();
+  for (const id of ['wdl-w', 'wdl-d', 'wdl-l']) $(id).style.width = '0';
+  $('wdl-text').textContent = '';
+}
+
 function showThinking() {
   const best = ui.report[0];
   if (!best) return;
@@ -550,7 +559,7 @@ function analyse() {
   $('palette').hidden = true;
   ui.loaded = null;
   $('steps').hidden = true;
-  ui.report = [];
+  clearThinking();
   send({
     type: 'analyse',
     variant: $('a-variant').value,
@@ -567,6 +576,8 @@ function positionChanged(p) {
   ui.loaded = null;
   ui.selected = -1;
   $('a-position').value = p.position;
+  const history = p.position.split(/\s+moves\s+/)[1];
+  moveList(history ? history.split(/\s+/).map((t) => ({ colour: '', tokens: [t], yours: false })) : []);
   if (p.over) {
     status(`Game over here: ${p.over}`, 'over');
     $('a-stop').disabled = true;
@@ -586,6 +597,7 @@ function loadedGame(msg) {
   $('a-variant').dispatchEvent(new Event('change'));
   $('steps').hidden = false;
   $('a-stop').disabled = true;
+  moveList(msg.plies.map((p) => ({ colour: p.colour, tokens: p.tokens, yours: false })));
   status(`Loaded: Red ${msg.names[0]}, Blue ${msg.names[1]}; ${msg.result}. The engine draws the graph…`);
   stepTo(0, false);
 }
@@ -595,12 +607,13 @@ let gotoTimer = null;
 function stepTo(k, analyseIt = true) {
   if (!ui.loaded) return;
   ui.step = Math.max(0, Math.min(ui.loaded.plies.length, k));
-  ui.report = [];
-  ui.context = null;
+  clearThinking();
   const p = ui.loaded.plies;
   $('step-label').textContent = ui.step === 0 ? 'start' : `ply ${ui.step}: ${p[ui.step - 1].colour} ${p[ui.step - 1].tokens.join(' ')}`;
-  const items = $('move-list').children;
-  for (let i = 0; i < items.length; i++) items[i].classList.toggle('current', i === ui.step - 1);
+  const ol = $('move-list');
+  for (let i = 0; i < ol.children.length; i++) ol.children[i].classList.toggle('current', i === ui.step - 1);
+  const current = ol.children[ui.step - 1];
+  ol.scrollTop = current ? current.offsetTop - ol.clientHeight / 2 : 0;
   drawGraph();
   draw();
   clearTimeout(gotoTimer);
@@ -631,12 +644,10 @@ function drawGraph() {
   const pts = ui.graph.map((g, ply) => g && `${(ply / n) * W},${H - (g.red / 1000) * H}`).filter(Boolean);
   add('polyline', { points: pts.join(' '), class: 'graph-line' });
   add('line', { x1: (ui.step / n) * W, y1: 0, x2: (ui.step / n) * W, y2: H, class: 'graph-now' });
-  const t = add('text', { x: 4, y: 12, class: 'graph-label' });
   const g = ui.graph[ui.step];
-  t.textContent = g ? `Red ${(g.red / 10).toFixed(1)}% (${g.cp > 0 ? '+' : ''}${g.cp} cp) at ply ${ui.step}` : `${ui.graph.filter(Boolean).length} of ${ui.loaded.positions} positions evaluated`;
-  if (ui.loaded && ui.mode === 'analyse') moveList(ui.loaded.plies.map((p) => ({ colour: p.colour, tokens: p.tokens, yours: false })));
-  const items = $('move-list').children;
-  for (let i = 0; i < items.length; i++) items[i].classList.toggle('current', i === ui.step - 1);
+  const done = ui.graph.filter(Boolean).length;
+  const score = g ? `Red's expected score at ply ${ui.step}: ${(g.red / 10).toFixed(1)}% (${g.cp > 0 ? '+' : ''}${g.cp} cp from Red's view)` : 'no evaluation at this ply (the game is over)';
+  $('graph-label').textContent = `${score}; ${done} of ${ui.loaded.positions} positions evaluated.`;
 }
 
 // ---------------------------------------------------------------- position editor
@@ -710,8 +721,7 @@ function download(text) {
 function setMode(mode) {
   ui.mode = mode;
   ui.selected = -1;
-  ui.report = [];
-  ui.context = null;
+  clearThinking();
   $('tab-play').setAttribute('aria-selected', String(mode === 'play'));
   $('tab-analyse').setAttribute('aria-selected', String(mode === 'analyse'));
   $('play-panel').hidden = mode !== 'play';

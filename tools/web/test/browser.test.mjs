@@ -155,8 +155,24 @@ test('a whole flip game by clicking, its move list the server record', async () 
   await page.selectOption('#limit-kind', 'nodes');
   await page.fill('#limit-value', String(NODES));
   await page.click('#new-game');
+  // The first action with the keyboard: the cursor starts on c2, Enter flips it.
+  assert.equal(await playersTurnOrOver(page), 'play');
+  await page.focus('#board');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length >= 2);
+  assert.match(await page.textContent('#move-list li'), /^c2=[rb]/);
+  // The second typed: a face-down piece's point flips it.
+  assert.equal(await playersTurnOrOver(page), 'play');
+  const down = await page.$eval('#board g.piece.actable[data-piece="?"]', (g) => g.dataset.point);
+  await page.fill('#move-input', down);
+  await page.press('#move-input', 'Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length >= 4);
+  assert.match((await page.$$eval('#move-list li', (lis) => lis[2].textContent)), new RegExp(`^${down}=[rb]`));
   const random = rng(5);
-  let moves = 0;
+  let moves = 2;
   let middle = false;
   while ((await playersTurnOrOver(page)) !== 'over') {
     await playOne(page, random, moves % 4 === 3);
@@ -179,6 +195,20 @@ test('a whole flip game by clicking, its move list the server record', async () 
   const termination = /\[Termination "(\w+)"\]/.exec(record)[1];
   assert.ok(status.includes(`(${termination})`), `${status} / ${termination}`);
   console.log(`flip: ${moves} actions of the player, ${list.length} plies, ${status}`);
+
+  // Analysis of the game: the engine evaluates every position, the graph
+  // has a point for each, and the arrow keys step through the moves.
+  await page.click('#analyse-game');
+  await page.waitForFunction(() => /graph is complete/.test(document.querySelector('#status').textContent), null, { timeout: 60_000 });
+  const points = await page.$eval('#graph polyline', (p) => p.getAttribute('points').trim().split(/\s+/).length);
+  const positions = Number(/of (\d+) positions evaluated/.exec(await page.textContent('#graph-label'))[1]);
+  assert.equal(points, positions);
+  assert.ok(positions >= list.length - 1 && positions <= list.length + 1, `${positions} positions for ${list.length} plies`);
+  await page.focus('#graph-label');
+  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+  assert.match(await page.textContent('#step-label'), /^ply 12: /);
+  await page.waitForSelector('#pv-lines tr');
+  await page.screenshot({ path: join(SHOTS, 'analysis.png') });
   assert.deepEqual(errors, []);
   await page.close();
 });
