@@ -353,6 +353,11 @@ pub struct LoadedMsg {
 pub enum ServerMsg {
     /// Sent first: what the page needs to draw boards and offer settings.
     Hello(crate::board::BoardInfo),
+    /// The engine processes started: the engine's name (`id name`).
+    Engine {
+        /// Its name.
+        name: String,
+    },
     /// The game changed.
     Game(GameMsg),
     /// A line of the engine's thinking.

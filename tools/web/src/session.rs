@@ -243,7 +243,9 @@ impl Session {
     /// Starts the engine processes that are not running.
     async fn ensure_engines(&mut self) -> Result<(), String> {
         if self.engine.is_none() {
-            self.engine = Some(Slot::start(&self.config, "engine").await.map_err(|e| e.to_string())?);
+            let slot = Slot::start(&self.config, "engine").await.map_err(|e| e.to_string())?;
+            self.out.push(ServerMsg::Engine { name: slot.process.name().to_owned() });
+            self.engine = Some(slot);
         }
         if self.aide.is_none() {
             self.aide = Some(Slot::start(&self.config, "aide").await.map_err(|e| e.to_string())?);

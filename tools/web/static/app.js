@@ -54,6 +54,9 @@ function handle(msg) {
   switch (msg.type) {
     case 'hello':
       return hello(msg);
+    case 'engine':
+      $('engine-name').textContent = msg.name;
+      return undefined;
     case 'game':
       return gameChanged(msg);
     case 'info':
@@ -696,7 +699,8 @@ function editorPosition() {
       else named[cell[1]] = (named[cell[1]] ?? 0) + 1;
     }
     const missing = [];
-    for (const k of KINDS) for (let n = named[k] ?? 0; n < ARMY[k]; n++) missing.push(c + k);
+    // In the order the engine prints them: 1 to 9, B, M, F.
+    for (const k of [...KINDS.slice(0, 9).reverse(), 'B', 'M', 'F']) for (let n = named[k] ?? 0; n < ARMY[k]; n++) missing.push(c + k);
     if (unknown === 0) removed.push(...missing);
     else for (let n = 0; n < missing.length - unknown; n++) removed.push(c + '?');
   }

@@ -180,9 +180,10 @@ export class Board {
     }
     this.info.points.forEach((p, i) => {
       const [x, y] = this.xy(i);
-      if (p.kind === 'camp') el('circle', { cx: x, cy: y, r: 22, class: 'camp' }, g);
-      else if (p.kind === 'hq') el('rect', { x: x - 30, y: y - 19, width: 60, height: 38, rx: 14, class: 'hq' }, g);
-      else el('rect', { x: x - 24, y: y - 12, width: 48, height: 24, rx: 3, class: 'post' }, g);
+      const spot = { 'data-spot': p.name };
+      if (p.kind === 'camp') el('circle', { cx: x, cy: y, r: 22, class: 'camp', ...spot }, g);
+      else if (p.kind === 'hq') el('rect', { x: x - 30, y: y - 19, width: 60, height: 38, rx: 14, class: 'hq', ...spot }, g);
+      else el('rect', { x: x - 24, y: y - 12, width: 48, height: 24, rx: 3, class: 'post', ...spot }, g);
     });
     // Coordinates on the edges.
     for (let f = 0; f < 5; f++) {

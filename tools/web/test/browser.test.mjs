@@ -87,7 +87,7 @@ async function openPage() {
 // A click where an element is drawn (a destination mark lies over the
 // piece it attacks, and lets the click through to the board).
 async function clickAt(page, selector) {
-  const box = await page.locator(selector).boundingBox();
+  const box = await page.locator(selector).first().boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
 
@@ -262,6 +262,13 @@ test('classic: a deployment in the editor, the first moves, the belief overlay, 
     await playOne(page, random, i === 1);
   }
   await playersTurnOrOver(page);
+  // Take back: the player's last action and the engine's reply go.
+  const played = await plies(page);
+  await page.click('#takeback');
+  await page.waitForFunction((n) => document.querySelectorAll('#move-list li').length === n - 2, played);
+  assert.equal(await playersTurnOrOver(page), 'play');
+  await playOne(page, random, false);
+  await playersTurnOrOver(page);
   await page.waitForSelector('#board g.belief');
   const beliefs = await page.$$eval('#board g.belief', (gs) => gs.map((g) => g.dataset.point));
   for (const p of beliefs) assert.match(await at(p), /^r/, `the belief at ${p} is about one of your pieces`);
@@ -295,6 +302,52 @@ test('classic: a deployment in the editor, the first moves, the belief overlay, 
   assert.match(record, /\[Termination "resign"\]/);
   assert.match(record, /\[BlueSetup "b/);
   assert.deepEqual(list, recordPlies(record));
+
+  // The record loaded back from a file: the whole truth now, stepped through with its graph.
+  await page.click('#tab-analyse');
+  await page.setInputFiles('#a-load', { name: 'game.ljr', mimeType: 'text/plain', buffer: Buffer.from(record) });
+  await page.waitForFunction(() => /graph is complete/.test(document.querySelector('#status').textContent), null, { timeout: 60_000 });
+  await page.click('#step-last');
+  const truth = await page.$$eval('#board g.piece', (gs) => gs.map((g) => g.dataset.piece));
+  assert.ok(truth.some((p) => /^b[1-9BMF]$/.test(p)), 'a loaded record shows both armies');
+
+  // At phone width the page fits without sideways scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#tab-play');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${overflow} px wider than the phone`);
+  await page.screenshot({ path: join(SHOTS, 'phone.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('analysis: a position set up with the palette, analysed, and played on', async () => {
+  const { page, errors } = await openPage();
+  await page.click('#tab-analyse');
+  await page.selectOption('#a-variant', 'open');
+  await page.click('#a-setup');
+  const place = async (piece, point) => {
+    await page.click(`#palette button[data-piece="${piece}"]`);
+    await clickAt(page, `#board [data-spot="${point}"]`);
+  };
+  await place('rF', 'b1');
+  await place('r9', 'c3');
+  await place('r1', 'e4');
+  await place('bF', 'd12');
+  await place('b9', 'c10');
+  await place('bM', 'c12');
+  assert.match(await page.inputValue('#a-position'), /^fen 2bMbF1\/5\/2b92\/.* r 0 1 r1r1r2r2r2r3/);
+  await page.click('#a-setup'); // done: analyse it
+  await page.waitForSelector('#pv-lines tr');
+  assert.match(await page.textContent('#status'), /analyses/);
+  // A move on the board is added to the position's history and analysed in turn.
+  await page.click('#board g.piece[data-point="c3"]');
+  await clickAt(page, '#board [data-target="c4"], #board [data-target="d3"]');
+  await page.waitForFunction(() => /moves c3-(c4|d3)$/.test(document.querySelector('#a-position').value));
+  await page.waitForSelector('#pv-lines tr');
+  await page.click('#a-stop');
+  await page.waitForFunction(() => /best action/.test(document.querySelector('#status').textContent));
+  await page.screenshot({ path: join(SHOTS, 'analysis-setup.png') });
   assert.deepEqual(errors, []);
   await page.close();
 });
