@@ -62,6 +62,7 @@ pub struct EngineProcess {
     stdin: ChildStdin,
     lines: Lines<BufReader<ChildStdout>>,
     options: Vec<String>,
+    failed: bool,
 }
 
 impl EngineProcess {
@@ -97,6 +98,7 @@ impl EngineProcess {
             stdin,
             lines: BufReader::new(stdout).lines(),
             options: Vec::new(),
+            failed: false,
         };
         engine.send(&Command::Uli).await?;
         let id = timeout(ANSWER_TIME, async {
@@ -123,6 +125,12 @@ impl EngineProcess {
         &self.name
     }
 
+    /// Whether it exited, closed a pipe or missed an answer's deadline:
+    /// it should be replaced.
+    pub fn failed(&self) -> bool {
+        self.failed
+    }
+
     /// Whether it announced the option `name` (without regard to case).
     pub fn has_option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
@@ -135,8 +143,14 @@ impl EngineProcess {
     pub async fn send(&mut self, cmd: &Command) -> Result<(), EngineError> {
         let line = format!("{cmd}\n");
         log::debug!("{} > {}", self.name, line.trim_end());
-        self.stdin.write_all(line.as_bytes()).await.map_err(|_| EngineError::Closed)?;
-        self.stdin.flush().await.map_err(|_| EngineError::Closed)
+        let written = match self.stdin.write_all(line.as_bytes()).await {
+            Ok(()) => self.stdin.flush().await,
+            Err(e) => Err(e),
+        };
+        written.map_err(|_| {
+            self.failed = true;
+            EngineError::Closed
+        })
     }
 
     /// Sends `setoption name <name> value <value>`.
@@ -158,7 +172,10 @@ impl EngineProcess {
                 log::trace!("{} < {line}", self.name);
                 Ok(line)
             }
-            Ok(None) | Err(_) => Err(EngineError::Closed),
+            Ok(None) | Err(_) => {
+                self.failed = true;
+                Err(EngineError::Closed)
+            }
         }
     }
 
@@ -266,7 +283,7 @@ impl EngineProcess {
         what: &'static str,
         mut done: impl FnMut(Response) -> Option<()>,
     ) -> Result<(), EngineError> {
-        timeout(ANSWER_TIME, async {
+        let answered = timeout(ANSWER_TIME, async {
             loop {
                 let line = self.read_line().await?;
                 if let Ok(r) = parse_response(&line)
@@ -276,8 +293,11 @@ impl EngineProcess {
                 }
             }
         })
-        .await
-        .map_err(|_| EngineError::Timeout(what))?
+        .await;
+        answered.unwrap_or_else(|_| {
+            self.failed = true;
+            Err(EngineError::Timeout(what))
+        })
     }
 
     /// Asks it to quit and waits a moment; it is killed when dropped.

@@ -238,6 +238,13 @@ impl Session {
         if let Err(e) = done {
             self.error(e);
         }
+        // An engine that failed is started afresh when next needed.
+        if self.aide.as_ref().is_some_and(|a| a.process.failed()) {
+            self.aide = None;
+        }
+        if self.engine.as_ref().is_some_and(|e| e.process.failed() && e.busy.is_none()) {
+            self.engine = None;
+        }
     }
 
     /// Starts the engine processes that are not running.

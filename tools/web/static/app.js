@@ -768,7 +768,7 @@ function wire() {
   $('download').onclick = () => send({ type: 'record' });
   $('analyse-game').onclick = () => {
     setMode('analyse');
-    send({ type: 'analyse_game', limit: limitOf() });
+    send({ type: 'analyse_game', limit: { nodes: Number($('a-graph-nodes').value) || 300 } });
   };
   $('belief').onchange = draw;
   $('random-setup').onclick = () => send({ type: 'random_setup' });

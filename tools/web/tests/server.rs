@@ -374,4 +374,14 @@ async fn the_page_is_served_from_the_binary() {
     let js = http_get(addr, "/app.js").await;
     assert!(js.contains("content-type: text/javascript"), "{}", &js[..200]);
     assert!(http_get(addr, "/nope").await.starts_with("HTTP/1.1 404"));
+    // A page of another site may not open the socket.
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let upgrade = format!(
+        "GET /ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: https://example.org\r\n\r\n"
+    );
+    s.write_all(upgrade.as_bytes()).await.unwrap();
+    let mut head = [0u8; 64];
+    let n = s.read(&mut head).await.unwrap();
+    assert!(head[..n].starts_with(b"HTTP/1.1 403"), "{}", String::from_utf8_lossy(&head[..n]));
 }
