@@ -404,6 +404,15 @@ impl Session {
         let position = game.position_for_mover();
         match (game.turn(), position) {
             (Some(Turn::Player), Some(position)) => {
+                if self.aide.is_none() {
+                    // The aide failed during the game: a new one, with the game's rules.
+                    let (variant, toggles) = (game.settings.variant, game.settings.toggles.clone());
+                    if let Ok(mut aide) = Slot::start(&self.config, "aide").await
+                        && aide.configure(variant, &toggles, &[]).await.is_ok()
+                    {
+                        self.aide = Some(aide);
+                    }
+                }
                 let listed = match self.aide.as_mut() {
                     Some(aide) => aide.process.legal_actions(&position).await,
                     None => Err(EngineError::Closed),
