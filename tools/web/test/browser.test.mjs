@@ -272,6 +272,7 @@ test('classic: a deployment in the editor, the first moves, the belief overlay, 
   await page.waitForSelector('#board g.belief');
   const beliefs = await page.$$eval('#board g.belief', (gs) => gs.map((g) => g.dataset.point));
   for (const p of beliefs) assert.match(await at(p), /^r/, `the belief at ${p} is about one of your pieces`);
+  await page.waitForTimeout(1500); // the combat flashes fade (the test plays faster than a person)
   await page.screenshot({ path: join(SHOTS, 'classic-belief.png') });
 
   // No frame names a Blue kind that the rules do not reveal.
