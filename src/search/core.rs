@@ -124,10 +124,6 @@ pub trait Walk: Send {
     /// At expanded decision node `node`: the edge to follow.
     fn select(&mut self, core: &Core<Self::Pos>, tree: &Tree<Self::Pos>, node: u32) -> Pick;
 
-    /// Hears the result of the iteration (a value for Red) after the tree
-    /// took it, for statistics the walk keeps itself (none by default).
-    fn backed_up(&mut self, _value: f32) {}
-
     /// Plays `action`; returns whether a chance node follows it.
     fn play(&mut self, action: <Self::Pos as GameState>::Action) -> bool;
 
@@ -201,32 +197,16 @@ impl<P: GameState> Core<P> {
         exact_proven: bool,
         mut sqrt_count: impl FnMut(usize) -> Option<f32>,
     ) -> Option<usize> {
-        self.select_with(tree, node, exact_proven, |i| sqrt_count(i).map(|s| (s, None)))
-    }
-
-    /// [`Core::select`] where the walk may give an edge's statistics
-    /// itself: `avail(i)` is `None` when edge `i` is not available now, else
-    /// its parent count and, if the walk keeps them, the visits and mean
-    /// value for the mover to use instead of its child's.
-    pub fn select_with(
-        &self,
-        tree: &Tree<P>,
-        node: u32,
-        exact_proven: bool,
-        mut avail: impl FnMut(usize) -> Option<(f32, Option<(u32, f32)>)>,
-    ) -> Option<usize> {
         // The node's value is for the player who moved into it; the side to move sees its negation.
         let fpu = -tree.nodes[node as usize].with_pending().1 - self.params.fpu_reduction;
         // `usize::MAX`: no edge yet (cheaper in this hot loop than an Option).
         let mut best = usize::MAX;
         let mut best_score = f32::NEG_INFINITY;
         for (i, e) in tree.edges_of(node).iter().enumerate() {
-            let Some((sqrt_n, own)) = avail(i) else {
+            let Some(sqrt_n) = sqrt_count(i) else {
                 continue;
             };
-            let (q, visits) = if let Some((visits, q)) = own {
-                (if visits == 0 { fpu } else { q }, visits)
-            } else if e.child == NONE {
+            let (q, visits) = if e.child == NONE {
                 (fpu, 0)
             } else {
                 let c = &tree.nodes[e.child as usize];
@@ -507,7 +487,6 @@ impl<W: Walk, H: TreeHolder<W::Pos>> Worker<W, H> {
         };
         let flags = Backup { virtual_loss: H::SHARED, solves: W::SOLVES };
         tree.with_mut(|t| core.backup(t, created, value, end, flags));
-        walk.backed_up(value);
     }
 }
 

@@ -8,8 +8,6 @@
 //! node whose branches are the referee's verdicts (`+`, `-`, `=`, and a
 //! capture of the flag), each followed as the sampled world decides it.
 
-use std::collections::HashMap;
-
 use rand::RngExt;
 
 use super::core::{Core, Pick, Reached, Step, Terminal, Walk};
@@ -24,7 +22,7 @@ use crate::board::Point;
 use crate::board::topology::NUM_POINTS;
 use crate::combat::Outcome;
 use crate::movegen::ActionSink;
-use crate::piece::{Colour, Kind, NUM_KINDS, Piece};
+use crate::piece::{Colour, Kind, Piece};
 use crate::position::Position;
 use crate::random::Rng;
 
@@ -88,13 +86,6 @@ pub struct Hidden {
     own: Option<(Belief, WorldSampler)>,
     /// The leaf evaluator (of the sampled world).
     leaf: LeafEval,
-    /// With `enemykinds`: per edge of an enemy attack (by its index in the
-    /// tree's edges), the visits and summed result for the enemy of each
-    /// kind its attacker had in the worlds that took it.
-    enemy_attacks: HashMap<u32, [(u32, f32); NUM_KINDS]>,
-    /// The enemy attacks of the current iteration: edge index, attacker's
-    /// kind, the enemy's colour.
-    trail: Vec<(u32, usize, Colour)>,
 }
 
 /// What a bomb's attack on an exposed Marshal costs, by the nearest bomb's
@@ -182,8 +173,6 @@ impl IsWorker {
             verdict: 0,
             own,
             leaf: LeafEval::new(&params),
-            enemy_attacks: HashMap::new(),
-            trail: Vec::new(),
         };
         Self::with_walk(tree, rng, params, walk)
     }
@@ -198,7 +187,6 @@ impl Walk for Hidden {
         self.world = self.sampler.world(root, &self.belief);
         self.view = root.clone();
         self.exposed = self.exposed_at_root;
-        self.trail.clear();
         core.blind_mover = None;
         if let Some((own, sampler)) = &mut self.own {
             if core.rng.random::<f32>() < core.params.own_view {
@@ -243,29 +231,12 @@ impl Walk for Hidden {
         self.avail.resize(self.avail.len().max(tree.edges.len()), 0);
         let avail = &mut self.avail;
         let edges = tree.edges_of(node);
-        let mover = self.view.side_to_move();
-        // The enemy's attacks, valued by the kind of its attacker in this world.
-        let by_kind = core.params.enemy_kinds && mover.is_some_and(|m| m != self.belief.viewer);
-        let (world, stats) = (&self.world, &self.enemy_attacks);
-        let attacker = |a: Action| {
-            (by_kind && a.kind() == ActionKind::Attack).then(|| world.kind_at(a.from())).flatten().map(Kind::index)
-        };
-        let picked = core.select_with(tree, node, false, |i| {
-            let a = edges[i].as_action();
-            legal.contains(a).then(|| {
+        let picked = core.select(tree, node, false, |i| {
+            legal.contains(edges[i].as_action()).then(|| {
                 avail[first + i] += 1;
-                let own = attacker(a).map(|k| {
-                    let (n, sum) = stats.get(&((first + i) as u32)).map_or((0, 0.0), |s| s[k]);
-                    (n, if n == 0 { 0.0 } else { sum / n as f32 })
-                });
-                ((avail[first + i] as f32).sqrt(), own)
+                (avail[first + i] as f32).sqrt()
             })
         });
-        if let (Some(i), Some(m)) = (picked, mover) {
-            if let Some(k) = attacker(edges[i].as_action()) {
-                self.trail.push(((first + i) as u32, k, m));
-            }
-        }
         match picked {
             Some(i) => Pick::Edge(i),
             None => {
@@ -304,14 +275,6 @@ impl Walk for Hidden {
     }
 
     fn settle(&mut self, _: &mut Rng) {}
-
-    fn backed_up(&mut self, value: f32) {
-        for &(slot, k, enemy) in &self.trail {
-            let s = &mut self.enemy_attacks.entry(slot).or_insert([(0, 0.0); NUM_KINDS])[k];
-            s.0 += 1;
-            s.1 += super::leaf::for_red(value, Some(enemy));
-        }
-    }
 
     /// A finished game in the view (flag taken, quiet limit) is the same
     /// in every world, so a new node keeps it; otherwise the world is

@@ -181,11 +181,6 @@ tunables! {
     /// 60.0/58.3/61.0% (seeds 11/21/31) where 0 scored 64.0/56.0/60.0%,
     /// 0.8 61.5/49.5% (seeds 21/31): no gain, so it is off.
     own_view: f32, "ownview", [0.0, 0.0, 0.0], |x| (0.0..=1.0).contains(x), "a number from 0 to 1";
-    /// `classic`: the enemy's attacks in the tree are valued apart for each
-    /// kind its attacking piece has in the sampled world (the enemy knows
-    /// its own pieces): a bomb's attack on our Marshal is not averaged with
-    /// a Captain's from the same point.
-    enemy_kinds: bool, "enemykinds", [false, false, false], |_| true, "true or false";
     /// Four players only: what a drawn game costs the team searching, in
     /// [-1, 1] units (a draw counted as this much of a loss), and what the
     /// evaluation fades towards as the quiet limit nears. Against `greedy`
@@ -230,7 +225,6 @@ mod tests {
         for name in ParamOverrides::NAMES {
             let value = match *name {
                 "priors" | "solver" => "false",
-                "enemykinds" => "true",
                 "parallel" => "tree",
                 "expert" | "ownview" | "contempt" => "0.5",
                 _ => "3",
