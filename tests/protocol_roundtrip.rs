@@ -260,6 +260,10 @@ fn four_player_commands_and_responses_round_trip() {
         Command::SiguoGoSetup(None),
         Command::SiguoGoSetup(Some(Seat::West)),
         Command::Go(Go { nodes: Some(100), ..Go::default() }),
+        Command::SiguoGo {
+            go: Go { movetime: Some(50), ..Go::default() },
+            searchmoves: ["Sa6xWe6", "Cb1-Ca1"].map(|a| parse_siguo_action(a).unwrap()).to_vec(),
+        },
         Command::Display,
         Command::Perft(2),
     ];
@@ -311,7 +315,9 @@ fn four_player_command_errors_are_typed() {
         ("go setup r".into(), "go: bad value 'r' for setup seat (s, e, n or w)"),
         ("go setup S".into(), "go: bad value 'S' for setup seat"),
         ("go setup s e".into(), "go: unexpected 'e'"),
-        ("go searchmoves Sa6-Sb5".into(), "go searchmoves: not available for four players yet"),
+        ("go searchmoves".into(), "go: missing an action after 'searchmoves'"),
+        ("go nodes 5 searchmoves a6-a7".into(), "go: bad value 'a6-a7' for searchmoves"),
+        ("go searchmoves Sa6-Sb5 nodes x".into(), "go: bad value 'x' for nodes"),
         ("position fen".into(), "position: missing position string"),
         ("position startpos moves a6-a7".into(), "position: move 1 'a6-a7': 'a': a point starts with S, E, N, W or C"),
         ("position startpos moves Sa6xCa1".into(), "position: move 1: 'Sa6xCa1': a token is"),
@@ -335,6 +341,13 @@ fn four_player_command_errors_are_typed() {
         let e = parse_siguo_command(&line).unwrap_err();
         assert!(e.to_string().contains(expected), "{line:?}: {e}");
     }
+    // Several searchmoves add up, wherever they stand on the line.
+    let Ok(Command::SiguoGo { go, searchmoves }) =
+        parse_siguo_command("go searchmoves Sa6-Sb5 nodes 10 searchmoves Cb1-Ca1 We6-We5")
+    else {
+        panic!()
+    };
+    assert_eq!((go.nodes, searchmoves.len()), (Some(10), 3));
     // In the two-player variants the four-player forms stay errors, unchanged.
     assert_eq!(parse_command("go setup s").unwrap_err().to_string(), "go: bad value 's' for setup colour");
     for bad in ["bestmove Sa6xCa9", "bestmove Sa6-Ca1 ponder Sa6", "Sa6-Ca1: x", "bestsetup s5s3"] {

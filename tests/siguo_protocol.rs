@@ -272,6 +272,39 @@ fn a_four_player_session() {
 }
 
 #[test]
+fn searchmoves_restricts_a_four_player_root() {
+    let mut s = Session::new("siguo");
+    let truth = game(SiguoRules::CLASSIC, 7, 0).truth().clone();
+    let mover = truth.side_to_move();
+    s.send(&format!("position fen {}", state(truth.view(mover))));
+    s.send("setoption name ShowRootStats value true");
+    let mut legal = Vec::new();
+    truth.legal_actions(&mut legal);
+    let (a, b) = (legal[0], legal[legal.len() - 1]);
+    // An action of another seat (South moves first) is left out with a warning.
+    assert_eq!(mover, Seat::South);
+    let stranger = parse_siguo_action("Ea6-Eb6").unwrap();
+    assert!(!legal.contains(&stranger));
+    let got = s.ask(&format!("go nodes 400 searchmoves {a} {stranger} {b}"), |l| l.starts_with("bestmove"));
+    assert!(got[0].contains(&format!("warning: go searchmoves: {stranger} is not legal here")), "{got:?}");
+    let stats: Vec<Action> = got
+        .iter()
+        .filter_map(|l| match parse_response(l) {
+            Ok(Response::SiguoRootStat(r)) => Some(r.action),
+            _ => None,
+        })
+        .collect();
+    assert!(!stats.is_empty() && stats.iter().all(|x| *x == a || *x == b), "{got:?}");
+    let Ok(Response::SiguoBestMove(best)) = parse_response(got.last().unwrap()) else { panic!("{got:?}") };
+    assert!(best == a || best == b, "{best} in {got:?}");
+    // None legal: every action is searched, after a warning.
+    let got = s.ask(&format!("go nodes 400 searchmoves {stranger}"), |l| l.starts_with("bestmove"));
+    assert!(got.iter().any(|l| l.contains("none of the actions is legal; searching every action")), "{got:?}");
+    let stats = got.iter().filter(|l| l.starts_with("info rootstat")).count();
+    assert!(stats > 2, "{got:?}");
+}
+
+#[test]
 fn an_open_session_plays_out_attacks_and_deeper_perft() {
     let mut s = Session::new("siguo-open");
     let referee = game(SiguoRules::OPEN, 4, 60);

@@ -192,7 +192,8 @@ impl Engine {
             }
             Command::Position { start, moves } => self.set_position(start, moves),
             Command::SiguoPosition { start, moves } => self.siguo_set_position(start, moves),
-            Command::Go(go) if self.siguo.is_some() => self.siguo_go(go),
+            Command::Go(go) if self.siguo.is_some() => self.siguo_go(go, &[]),
+            Command::SiguoGo { go, searchmoves } => self.siguo_go(go, &searchmoves),
             Command::Go(go) => self.go(go),
             Command::GoSetup(colour) => self.go_setup(colour),
             Command::SiguoGoSetup(seat) => self.siguo_go_setup(seat),
@@ -400,6 +401,11 @@ impl Engine {
         }
         let mut legal = Vec::new();
         self.pos.legal_actions(&mut legal);
+        self.legal_among(asked, &legal)
+    }
+
+    /// [`Engine::searchmoves`] for any game's actions, `legal` given.
+    fn legal_among<A: Copy + PartialEq + std::fmt::Display>(&self, asked: &[A], legal: &[A]) -> Vec<A> {
         let mut kept = Vec::new();
         for a in asked {
             if !legal.contains(a) {

@@ -73,7 +73,7 @@ impl Engine {
         self.send(Response::Text(DISPLAY_END.to_owned()));
     }
 
-    pub(super) fn siguo_go(&mut self, go: Go) {
+    pub(super) fn siguo_go(&mut self, go: Go, searchmoves: &[Action]) {
         if self.searching() {
             return self.error("go: a search is already running; send stop first");
         }
@@ -124,9 +124,16 @@ impl Engine {
         }
         // No `ShowBelief` for four players.
         let cfg = SearchConfig { show_belief: false, ..self.search_config_seeded(seed) };
+        let cfg = if searchmoves.is_empty() {
+            cfg
+        } else {
+            let mut legal = Vec::new();
+            view.legal_actions(&mut legal);
+            SearchConfig { searchmoves: self.legal_among(searchmoves, &legal), ..cfg }
+        };
         log::info!(
             "{} ({}): four-player, player {}",
-            Command::Go(go),
+            Command::SiguoGo { go, searchmoves: searchmoves.to_vec() },
             if bounded { "bounded" } else { "until stop" },
             player.name()
         );

@@ -104,6 +104,14 @@ pub enum Command {
     },
     /// `go setup [s|e|n|w]` in a four-player variant.
     SiguoGoSetup(Option<Seat>),
+    /// `go ... searchmoves <actions>` in a four-player variant: the limits
+    /// (their `searchmoves` empty) and the four-player root actions.
+    SiguoGo {
+        /// The limits.
+        go: Go,
+        /// Search only these root actions.
+        searchmoves: Vec<crate::siguo::Action>,
+    },
 }
 
 impl fmt::Display for Command {
@@ -188,6 +196,14 @@ impl fmt::Display for Command {
                 Some(s) => write!(f, "go setup {}", s.to_char().to_ascii_lowercase()),
                 None => f.write_str("go setup"),
             },
+            Command::SiguoGo { go, searchmoves } => {
+                write!(f, "{}", Command::Go(go.clone()))?;
+                if !searchmoves.is_empty() {
+                    f.write_str(" searchmoves")?;
+                    searchmoves.iter().try_for_each(|a| write!(f, " {a}"))?;
+                }
+                Ok(())
+            }
         }
     }
 }

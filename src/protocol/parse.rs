@@ -63,8 +63,6 @@ pub enum ParseError {
     },
     /// A malformed deployment in `bestsetup`.
     Setup(String),
-    /// A command or argument the four-player variants do not take yet.
-    NotForSiguo(&'static str),
     /// A malformed four-player position string.
     SiguoFen(SiguoNotationError),
     /// A malformed four-player history token (1-based index in the list).
@@ -89,7 +87,6 @@ impl fmt::Display for ParseError {
             ParseError::Fen(e) => write!(f, "position fen: {e}"),
             ParseError::Move { index, token, error } => write!(f, "position: move {index} '{token}': {error}"),
             ParseError::Setup(e) => write!(f, "bestsetup: {e}"),
-            ParseError::NotForSiguo(what) => write!(f, "{what}: not available for four players yet"),
             ParseError::SiguoFen(e) => write!(f, "position fen: {e}"),
             // A token of no form is named by the error itself.
             ParseError::SiguoMove { index, error: error @ TokenError::Form(_), .. } => {
@@ -163,8 +160,8 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
 
 /// Parses one line from the GUI in a four-player variant: `position` takes
 /// the four-player position string and history tokens, `go setup` a seat
-/// (`s`, `e`, `n`, `w`), `go searchmoves` is refused (two-player actions);
-/// every other command reads as in [`parse_command`].
+/// (`s`, `e`, `n`, `w`), `go searchmoves` four-player actions; every other
+/// command reads as in [`parse_command`].
 ///
 /// # Errors
 /// As [`parse_command`].
@@ -186,8 +183,40 @@ pub fn parse_siguo_command(line: &str) -> Result<Command, ParseError> {
             },
             [_, extra, ..] => Err(ParseError::Unexpected { command: "go", word: (*extra).to_owned() }),
         },
-        Some((&"go", rest)) if rest.contains(&"searchmoves") => Err(ParseError::NotForSiguo("go searchmoves")),
+        Some((&"go", rest)) if rest.contains(&"searchmoves") => parse_siguo_go(rest),
         _ => parse_command(line),
+    }
+}
+
+/// A four-player `go` with `searchmoves`: its actions (up to the next
+/// keyword; several `searchmoves` add up, as for two players) read as
+/// four-player actions, the other words as any `go`.
+fn parse_siguo_go(rest: &[&str]) -> Result<Command, ParseError> {
+    const C: &str = "go";
+    let (mut searchmoves, mut others, mut i) = (Vec::new(), Vec::new(), 0);
+    while i < rest.len() {
+        if rest[i] != "searchmoves" {
+            others.push(rest[i]);
+            i += 1;
+            continue;
+        }
+        let end = rest[i + 1..].iter().position(|w| GO_KEYWORDS.contains(w)).map_or(rest.len(), |k| i + 1 + k);
+        if end == i + 1 {
+            return Err(ParseError::Missing { command: C, what: "an action after 'searchmoves'" });
+        }
+        for w in &rest[i + 1..end] {
+            let a = parse_siguo_action(w).map_err(|_| ParseError::BadValue {
+                command: C,
+                field: "searchmoves".into(),
+                value: (*w).to_owned(),
+            })?;
+            searchmoves.push(a);
+        }
+        i = end;
+    }
+    match parse_go(&others)? {
+        Command::Go(go) => Ok(Command::SiguoGo { go, searchmoves }),
+        _ => Err(ParseError::Unexpected { command: C, word: "searchmoves".to_owned() }),
     }
 }
 
