@@ -141,35 +141,7 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
-            Command::Go(g) => {
-                f.write_str("go")?;
-                let fields = [
-                    ("movetime", g.movetime),
-                    ("rtime", g.rtime),
-                    ("btime", g.btime),
-                    ("rinc", g.rinc),
-                    ("binc", g.binc),
-                    ("movestogo", g.movestogo.map(u64::from)),
-                    ("nodes", g.nodes),
-                    ("depth", g.depth.map(u64::from)),
-                ];
-                for (name, v) in fields {
-                    if let Some(v) = v {
-                        write!(f, " {name} {v}")?;
-                    }
-                }
-                if g.infinite {
-                    f.write_str(" infinite")?;
-                }
-                if g.ponder {
-                    f.write_str(" ponder")?;
-                }
-                if !g.searchmoves.is_empty() {
-                    f.write_str(" searchmoves")?;
-                    g.searchmoves.iter().try_for_each(|a| write!(f, " {a}"))?;
-                }
-                Ok(())
-            }
+            Command::Go(g) => write_go(f, g, &g.searchmoves),
             Command::GoSetup(c) => match c {
                 Some(c) => write!(f, "go setup {}", c.to_char()),
                 None => f.write_str("go setup"),
@@ -196,14 +168,39 @@ impl fmt::Display for Command {
                 Some(s) => write!(f, "go setup {}", s.to_char().to_ascii_lowercase()),
                 None => f.write_str("go setup"),
             },
-            Command::SiguoGo { go, searchmoves } => {
-                write!(f, "{}", Command::Go(go.clone()))?;
-                if !searchmoves.is_empty() {
-                    f.write_str(" searchmoves")?;
-                    searchmoves.iter().try_for_each(|a| write!(f, " {a}"))?;
-                }
-                Ok(())
-            }
+            Command::SiguoGo { go, searchmoves } => write_go(f, go, searchmoves),
         }
     }
+}
+
+/// A `go` line: the limits of `g`, then `searchmoves` (a two-player `go`'s
+/// own, or a four-player one's).
+fn write_go<A: fmt::Display>(f: &mut fmt::Formatter<'_>, g: &Go, searchmoves: &[A]) -> fmt::Result {
+    f.write_str("go")?;
+    let fields = [
+        ("movetime", g.movetime),
+        ("rtime", g.rtime),
+        ("btime", g.btime),
+        ("rinc", g.rinc),
+        ("binc", g.binc),
+        ("movestogo", g.movestogo.map(u64::from)),
+        ("nodes", g.nodes),
+        ("depth", g.depth.map(u64::from)),
+    ];
+    for (name, v) in fields {
+        if let Some(v) = v {
+            write!(f, " {name} {v}")?;
+        }
+    }
+    if g.infinite {
+        f.write_str(" infinite")?;
+    }
+    if g.ponder {
+        f.write_str(" ponder")?;
+    }
+    if !searchmoves.is_empty() {
+        f.write_str(" searchmoves")?;
+        searchmoves.iter().try_for_each(|a| write!(f, " {a}"))?;
+    }
+    Ok(())
 }

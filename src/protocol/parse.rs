@@ -192,7 +192,6 @@ pub fn parse_siguo_command(line: &str) -> Result<Command, ParseError> {
 /// keyword; several `searchmoves` add up, as for two players) read as
 /// four-player actions, the other words as any `go`.
 fn parse_siguo_go(rest: &[&str]) -> Result<Command, ParseError> {
-    const C: &str = "go";
     let (mut searchmoves, mut others, mut i) = (Vec::new(), Vec::new(), 0);
     while i < rest.len() {
         if rest[i] != "searchmoves" {
@@ -200,23 +199,11 @@ fn parse_siguo_go(rest: &[&str]) -> Result<Command, ParseError> {
             i += 1;
             continue;
         }
-        let end = rest[i + 1..].iter().position(|w| GO_KEYWORDS.contains(w)).map_or(rest.len(), |k| i + 1 + k);
-        if end == i + 1 {
-            return Err(ParseError::Missing { command: C, what: "an action after 'searchmoves'" });
-        }
-        for w in &rest[i + 1..end] {
-            let a = parse_siguo_action(w).map_err(|_| ParseError::BadValue {
-                command: C,
-                field: "searchmoves".into(),
-                value: (*w).to_owned(),
-            })?;
-            searchmoves.push(a);
-        }
-        i = end;
+        i = searchmoves_at(rest, i, parse_siguo_action, &mut searchmoves)?;
     }
     match parse_go(&others)? {
         Command::Go(go) => Ok(Command::SiguoGo { go, searchmoves }),
-        _ => Err(ParseError::Unexpected { command: C, word: "searchmoves".to_owned() }),
+        _ => Err(ParseError::Unexpected { command: "go", word: "searchmoves".to_owned() }),
     }
 }
 
@@ -295,6 +282,30 @@ fn parse_position_command(rest: &[&str]) -> Result<Command, ParseError> {
 const GO_KEYWORDS: [&str; 11] =
     ["infinite", "ponder", "movetime", "rtime", "btime", "rinc", "binc", "movestogo", "nodes", "depth", "searchmoves"];
 
+/// Reads the actions of the `searchmoves` at `rest[i]` with `parse` into
+/// `into`: the words up to the next keyword (UCI puts `searchmoves` last; a
+/// GUI may not). Returns the index after them.
+fn searchmoves_at<A, E>(
+    rest: &[&str],
+    i: usize,
+    parse: impl Fn(&str) -> Result<A, E>,
+    into: &mut Vec<A>,
+) -> Result<usize, ParseError> {
+    let end = rest[i + 1..].iter().position(|w| GO_KEYWORDS.contains(w)).map_or(rest.len(), |k| i + 1 + k);
+    if end == i + 1 {
+        return Err(ParseError::Missing { command: "go", what: "an action after 'searchmoves'" });
+    }
+    for w in &rest[i + 1..end] {
+        let a = parse(w).map_err(|_| ParseError::BadValue {
+            command: "go",
+            field: "searchmoves".into(),
+            value: (*w).to_owned(),
+        })?;
+        into.push(a);
+    }
+    Ok(end)
+}
+
 fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
     const C: &str = "go";
     if rest.first() == Some(&"setup") {
@@ -325,22 +336,7 @@ fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
             "nodes" => go.nodes = Some(number(C, key, value)?),
             "depth" => go.depth = Some(number(C, key, value)?),
             "searchmoves" => {
-                // Actions up to the next keyword (UCI puts it last; a GUI
-                // may not).
-                let mut j = i + 1;
-                while let Some(w) = rest.get(j).filter(|w| !GO_KEYWORDS.contains(w)) {
-                    let a = parse_action(w).map_err(|_| ParseError::BadValue {
-                        command: C,
-                        field: "searchmoves".into(),
-                        value: (*w).to_owned(),
-                    })?;
-                    go.searchmoves.push(a);
-                    j += 1;
-                }
-                if j == i + 1 {
-                    return Err(ParseError::Missing { command: C, what: "an action after 'searchmoves'" });
-                }
-                i = j;
+                i = searchmoves_at(rest, i, parse_action, &mut go.searchmoves)?;
                 continue;
             }
             other => return Err(ParseError::Unexpected { command: C, word: other.to_owned() }),
