@@ -21,15 +21,14 @@ pub fn for_red(v: f32, mover: Option<Colour>) -> f32 {
     if mover == Some(Colour::Blue) { -v } else { v }
 }
 
-/// The light playout policy: the best favourable capture with this
-/// probability, else a uniformly random action.
-const CAPTURE_FIRST: f32 = 0.75;
-
 /// Leaf evaluation with its scratch buffers.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct LeafEval {
     /// Plies of playout before the static evaluation (0: static only).
     pub playout_plies: u32,
+    /// The light playout policy: the best favourable capture with this
+    /// probability, else a uniformly random action.
+    pub capture_first: f32,
     /// The static evaluation's tuned weights.
     pub weights: Weights,
     actions: Vec<Action>,
@@ -41,6 +40,7 @@ impl LeafEval {
     pub fn new(params: &Params) -> LeafEval {
         LeafEval {
             playout_plies: params.playout_plies,
+            capture_first: params.playout_capture,
             weights: Weights::of(params),
             actions: Vec::with_capacity(256),
             scratch: Vec::with_capacity(256),
@@ -91,7 +91,7 @@ impl LeafEval {
 
     /// Picks an action among `self.actions` (non-empty) for `pos`.
     fn light_policy(&self, pos: &Position, rng: &mut Rng) -> Action {
-        if rng.random::<f32>() < CAPTURE_FIRST {
+        if rng.random::<f32>() < self.capture_first {
             let best = self
                 .actions
                 .iter()
