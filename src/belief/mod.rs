@@ -233,6 +233,11 @@ impl Belief {
             // an enemy piece removed by this ply was the Marshal exactly when
             // the enemy flag is shown next.
             if let Some(i) = removed {
+                // Taking the flag ends the game: a piece removed with the
+                // game going on (an action follows) was not the flag.
+                if tokens[index + 1..].iter().any(|t| !matches!(t, Token::Show { .. })) {
+                    belief.restrict(i, ALL_KINDS & !only(Kind::Flag));
+                }
                 if belief.rules.marshal_reveals_flag && !belief.flag_revealed {
                     let enemy = viewer.opposite();
                     let shows_flag = tokens[index + 1..]
@@ -424,6 +429,10 @@ pub fn explains(world_start: &Position, told: &[Token]) -> Result<(), Unexplaine
                     None => return fail("the world leaves a kind unknown"),
                     Some(o) if o != outcome => return fail("the world gives another outcome"),
                     Some(o) => w.play_attack(from, to, o, None),
+                }
+                let more = told[index + 1..].iter().any(|t| !matches!(t, Token::Show { .. }));
+                if more && w.outcome_without_actions().is_some() {
+                    return fail("the world's game is over before the history's");
                 }
             }
             Token::Action(a) => {
