@@ -136,6 +136,13 @@ pub fn forecast_with(pos: &Position, from: Point, to: Point, counts: Option<&Una
     let Some(def) = pos.cell(to).piece() else {
         return f;
     };
+    if let (Some(a), Some(d)) = (pos.kind_at(from), def.kind) {
+        // Both kinds known (a sampled world): one exchange.
+        let o = combat(pos.rules(), a, d, pos.mines_cleared(def.colour)) as usize;
+        f.prob[o] = 1.0;
+        f.weighted_gain[o] = exchange_gain(pos, a, d, def.colour);
+        return f;
+    }
     let pa = distribution_with(pos, from, true, counts);
     let pd = distribution_with(pos, to, false, counts);
     for a in Kind::ALL {

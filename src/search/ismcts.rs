@@ -20,7 +20,7 @@ use crate::belief::sampler::{STEPS_PER_WORLD, WorldSampler};
 use crate::board::Bitboard;
 use crate::board::Point;
 use crate::board::topology::NUM_POINTS;
-use crate::combat::Outcome;
+use crate::combat::{Outcome, attack_allowed};
 use crate::movegen::ActionSink;
 use crate::piece::{Colour, Kind, Piece};
 use crate::position::Position;
@@ -62,6 +62,21 @@ impl LegalSet {
             ActionKind::Flip => false,
         }
     }
+}
+
+/// Whether `a`, an action of the view's side to move whose pieces the
+/// world shares with the view, is legal in `world`: a move always is, an
+/// attack unless the rules forbid it on the defender's kind.
+fn own_action_legal(world: &Position, a: Action) -> bool {
+    if a.kind() != ActionKind::Attack {
+        return true;
+    }
+    let (Some(attacker), Some(defender), Some(us)) =
+        (world.kind_at(a.from()), world.kind_at(a.to()), world.side_to_move())
+    else {
+        return false;
+    };
+    attack_allowed(world.rules(), attacker, defender, world.mines_cleared(us.opposite()))
 }
 
 /// The walk of the refereed hidden game: a world drawn from the belief
@@ -225,14 +240,40 @@ impl Walk for Hidden {
 
     /// Selection among the edges legal in the world, with availability
     /// counts; no edge legal there: the side to move loses.
+    ///
+    /// The root side's own actions need no generation: its pieces are the
+    /// same in the world as in the view and so is every point's occupancy,
+    /// so each of its view's actions is legal in the world but an attack
+    /// the rules forbid on the defender's kind there (a flag or a mine;
+    /// none in the usual rules). Not when the iteration drew our pieces as
+    /// the enemy may believe them, nor in a world whose game is over (no
+    /// action is legal there).
     fn select(&mut self, core: &Core<Position>, tree: &Tree, node: u32) -> Pick {
-        let legal = LegalSet::of(&self.world);
+        let own = core.blind_mover.is_none()
+            && self.view.side_to_move() == Some(self.belief.viewer)
+            && self.world.outcome_without_actions().is_none();
+        let legal = (!own).then(|| LegalSet::of(&self.world));
+        debug_assert!(
+            !own || {
+                let all = LegalSet::of(&self.world);
+                tree.edges_of(node)
+                    .iter()
+                    .all(|e| all.contains(e.as_action()) == own_action_legal(&self.world, e.as_action()))
+            },
+            "the root side's actions in the world"
+        );
         let first = tree.nodes[node as usize].first_edge as usize;
         self.avail.resize(self.avail.len().max(tree.edges.len()), 0);
+        let world = &self.world;
         let avail = &mut self.avail;
         let edges = tree.edges_of(node);
         let picked = core.select(tree, node, false, |i| {
-            legal.contains(edges[i].as_action()).then(|| {
+            let a = edges[i].as_action();
+            let ok = match &legal {
+                Some(l) => l.contains(a),
+                None => own_action_legal(world, a),
+            };
+            ok.then(|| {
                 avail[first + i] += 1;
                 (avail[first + i] as f32).sqrt()
             })
