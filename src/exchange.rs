@@ -98,7 +98,13 @@ fn distribution_with(pos: &Position, at: Point, moved: bool, counts: Option<&Una
 /// Material gain for the attacker's side when `att` attacks `def`.
 #[inline]
 pub fn exchange_gain(pos: &Position, att: Kind, def: Kind, defender: Colour) -> f32 {
-    match combat(pos.rules(), att, def, pos.mines_cleared(defender)) {
+    outcome_gain(combat(pos.rules(), att, def, pos.mines_cleared(defender)), att, def)
+}
+
+/// Material gain for the attacker's side of `outcome` when `att` attacked `def`.
+#[inline]
+fn outcome_gain(outcome: Outcome, att: Kind, def: Kind) -> f32 {
+    match outcome {
         Outcome::AttackerWins => value(def),
         Outcome::DefenderWins => -value(att),
         Outcome::BothRemoved => value(def) - value(att),
@@ -136,11 +142,12 @@ pub fn forecast_with(pos: &Position, from: Point, to: Point, counts: Option<&Una
     let Some(def) = pos.cell(to).piece() else {
         return f;
     };
+    let (rules, cleared) = (pos.rules(), pos.mines_cleared(def.colour));
     if let (Some(a), Some(d)) = (pos.kind_at(from), def.kind) {
         // Both kinds known (a sampled world): one exchange.
-        let o = combat(pos.rules(), a, d, pos.mines_cleared(def.colour)) as usize;
-        f.prob[o] = 1.0;
-        f.weighted_gain[o] = exchange_gain(pos, a, d, def.colour);
+        let o = combat(rules, a, d, cleared);
+        f.prob[o as usize] = 1.0;
+        f.weighted_gain[o as usize] = outcome_gain(o, a, d);
         return f;
     }
     let pa = distribution_with(pos, from, true, counts);
@@ -156,9 +163,9 @@ pub fn forecast_with(pos: &Position, from: Point, to: Point, counts: Option<&Una
                 continue;
             }
             let p = wa * wd;
-            let o = combat(pos.rules(), a, d, pos.mines_cleared(def.colour)) as usize;
-            f.prob[o] += p;
-            f.weighted_gain[o] += p * exchange_gain(pos, a, d, def.colour);
+            let o = combat(rules, a, d, cleared);
+            f.prob[o as usize] += p;
+            f.weighted_gain[o as usize] += p * outcome_gain(o, a, d);
         }
     }
     f
