@@ -166,6 +166,9 @@ tunables! {
     expert_prior: f32, "expert", [0.0, 0.0, 1.0], |x| (0.0..=1.0).contains(x), "a number from 0 to 1";
     /// Temperature of the softmax over the expert's scores, centipawns.
     expert_temp: f32, "experttemp", [100.0, 100.0, 100.0], |x| x.is_finite() && *x > 0.0, "a number > 0";
+    /// `classic`: root actions the `expert` scores more than this many
+    /// centipawns below its best are not searched (0: all are).
+    expert_cut: f32, "expertcut", [0.0, 0.0, 0.0], |x| x.is_finite() && *x >= 0.0, "a number >= 0";
     /// Weights of the static evaluation's other terms (`evaluate::TERMS`,
     /// fitted with `arena tune`): the material,
     w_material: f32, "material", [1.0, 1.0, 1.0], |x| x.is_finite(), "a number";

@@ -112,7 +112,9 @@ pub fn for_node(pos: &Position, actions: &[Action], use_priors: bool, scratch: &
 /// The priors of the root's actions (in [`Position::legal_actions`] order)
 /// with a share `params.expert_prior` taken from a softmax over the
 /// `expert` player's scores at temperature `params.expert_temp`; `None`
-/// where that share is 0 or the expert has no scores.
+/// where that share is 0 or the expert has no scores. With
+/// `params.expert_cut`, only the actions the expert scores within the cut
+/// of its best (the others are not searched).
 pub fn with_expert(
     pos: &Position,
     game: Option<(&Position, &[Token])>,
@@ -123,9 +125,13 @@ pub fn with_expert(
     if params.expert_prior <= 0.0 {
         return None;
     }
-    let scored = expert::scores(pos, game, belief, rng);
+    let mut scored = expert::scores(pos, game, belief, rng);
     if scored.is_empty() {
         return None;
+    }
+    if params.expert_cut > 0.0 {
+        let best = scored.iter().map(|&(_, s)| s).fold(f32::NEG_INFINITY, f32::max);
+        scored.retain(|&(_, s)| s >= best - params.expert_cut);
     }
     let actions: Vec<Action> = scored.iter().map(|&(a, _)| a).collect();
     let (mut scratch, mut usual) = (Vec::new(), Vec::new());
