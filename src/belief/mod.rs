@@ -235,7 +235,7 @@ impl Belief {
             if let Some(i) = removed {
                 // Taking the flag ends the game: a piece removed with the
                 // game going on (an action follows) was not the flag.
-                if tokens[index + 1..].iter().any(|t| !matches!(t, Token::Show { .. })) {
+                if action_follows(&tokens[index + 1..]) {
                     belief.restrict(i, ALL_KINDS & !only(Kind::Flag));
                 }
                 if belief.rules.marshal_reveals_flag && !belief.flag_revealed {
@@ -409,6 +409,12 @@ impl fmt::Display for Unexplained {
 
 impl std::error::Error for Unexplained {}
 
+/// Whether an action comes in `tokens` (the rest of a history): the game
+/// went on, where only the referee's reveals follow the last ply.
+fn action_follows(tokens: &[Token]) -> bool {
+    tokens.iter().any(|t| !matches!(t, Token::Show { .. }))
+}
+
 /// Whether a full-knowledge start position (a sampled world with every
 /// piece named) explains what a side was told: replayed there, every action
 /// is legal and every combat outcome and reveal is the one the history
@@ -430,8 +436,7 @@ pub fn explains(world_start: &Position, told: &[Token]) -> Result<(), Unexplaine
                     Some(o) if o != outcome => return fail("the world gives another outcome"),
                     Some(o) => w.play_attack(from, to, o, None),
                 }
-                let more = told[index + 1..].iter().any(|t| !matches!(t, Token::Show { .. }));
-                if more && w.outcome_without_actions().is_some() {
+                if action_follows(&told[index + 1..]) && w.outcome_without_actions().is_some() {
                     return fail("the world's game is over before the history's");
                 }
             }

@@ -129,14 +129,14 @@ pub fn with_expert(
     if scored.is_empty() {
         return None;
     }
+    // The best score survives the cut.
+    let max = scored.iter().map(|&(_, s)| s).fold(f32::NEG_INFINITY, f32::max);
     if params.expert_cut > 0.0 {
-        let best = scored.iter().map(|&(_, s)| s).fold(f32::NEG_INFINITY, f32::max);
-        scored.retain(|&(_, s)| s >= best - params.expert_cut);
+        scored.retain(|&(_, s)| s >= max - params.expert_cut);
     }
     let actions: Vec<Action> = scored.iter().map(|&(a, _)| a).collect();
     let (mut scratch, mut usual) = (Vec::new(), Vec::new());
     for_node(pos, &actions, params.use_priors, &mut scratch, &mut usual);
-    let max = scored.iter().map(|&(_, s)| s).fold(f32::NEG_INFINITY, f32::max);
     let soft: Vec<f32> = scored.iter().map(|&(_, s)| ((s - max) / params.expert_temp).exp()).collect();
     let sum: f32 = soft.iter().sum();
     let w = params.expert_prior;
