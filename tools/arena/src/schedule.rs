@@ -242,9 +242,14 @@ impl Progress {
 }
 
 /// After a game: the SPRT's LLR and verdict of the pairs `tally` counts;
-/// whether the test decided (the match then stops).
+/// whether the test decided (the match then stops). A decision stands:
+/// the games of pairs already started when it came still count in the
+/// score but no longer in the test, whose LLR and verdict stay those that
+/// stopped the match (recomputed, one more pair could take the LLR back
+/// inside the bounds, and a match stopped by the test would print "no
+/// verdict").
 pub fn sprt_step(sprt: Option<Sprt>, tally: &Tally, llr: &mut Option<f64>, verdict: &mut Option<Verdict>) -> bool {
-    if let Some(sprt) = sprt {
+    if let (Some(sprt), None) = (sprt, *verdict) {
         *llr = Some(sprt.llr(&tally.penta));
         *verdict = sprt.verdict(&tally.penta);
     }
@@ -379,6 +384,29 @@ pub fn game_log(dir: Option<&PathBuf>, game: u64) -> Option<GameLog> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_sprt_decision_stands_while_started_pairs_finish() {
+        let sprt: Sprt = "elo0=0 elo1=20".parse().unwrap();
+        let (mut llr, mut verdict) = (None, None);
+        let mut tally = Tally { wins: 0, draws: 0, losses: 0, penta: [0, 0, 5, 0, 5] };
+        assert!(!sprt_step(Some(sprt), &tally, &mut llr, &mut verdict), "too few pairs to decide");
+        // Pair-wins until the test accepts H1.
+        while !sprt_step(Some(sprt), &tally, &mut llr, &mut verdict) {
+            tally.penta[4] += 1;
+        }
+        let decided = (llr, verdict);
+        assert_eq!(verdict, Some(Verdict::H1));
+        // Lost pairs that were already started: the score takes them, the test does not.
+        tally.penta[0] += 20;
+        assert!(sprt.verdict(&tally.penta).is_none(), "recomputed, the test would be undecided again");
+        assert!(sprt_step(Some(sprt), &tally, &mut llr, &mut verdict));
+        assert_eq!((llr, verdict), decided);
+        // Without a test nothing is decided.
+        let (mut llr, mut verdict) = (None, None);
+        assert!(!sprt_step(None, &tally, &mut llr, &mut verdict));
+        assert_eq!((llr, verdict), (None, None));
+    }
 
     #[test]
     fn a_plan_is_the_shards_pairs_less_those_done() {
