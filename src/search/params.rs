@@ -140,8 +140,9 @@ tunables! {
     /// value minus this (none in `flip`). In `classic`, against `expert` at
     /// 3000 iterations a move, 200 games a seed: 0.1 scored
     /// 69.5/73.5/76.0/69.2/76.2/69.8% at seeds 11-61 (72.4%) where 0.3
-    /// scored 66.5/69.0/68.2/73.8/69.2/69.0% (69.3%); 0 71.5%, 0.5 64.0%
-    /// (seeds 11/21). Four players keep 0.3 ([`FOUR_PLAYER_FPU`]).
+    /// scored 66.5/69.0/68.2/73.8/69.2/69.0% (69.3%); 0 scored 71.5% at
+    /// the same seeds, 0.5 64.0% at seeds 11/21. Four players keep 0.3
+    /// ([`FOUR_PLAYER_FPU`]).
     fpu_reduction: f32, "fpu", [0.0, 0.3, 0.1], |x| x.is_finite(), "a number";
     /// Use the priors (false: uniform priors).
     use_priors: bool, "priors", [true, true, true], |_| true, "true or false";

@@ -390,7 +390,7 @@ mod tests {
         let sprt: Sprt = "elo0=0 elo1=20".parse().unwrap();
         let (mut llr, mut verdict) = (None, None);
         let mut tally = Tally { wins: 0, draws: 0, losses: 0, penta: [0, 0, 5, 0, 5] };
-        assert!(!sprt_step(Some(sprt), &tally, &mut llr, &mut verdict), "too few pairs to decide");
+        assert!(!sprt_step(Some(sprt), &tally, &mut llr, &mut verdict), "not decided yet");
         // Pair-wins until the test accepts H1.
         while !sprt_step(Some(sprt), &tally, &mut llr, &mut verdict) {
             tally.penta[4] += 1;
