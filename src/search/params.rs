@@ -213,7 +213,15 @@ tunables! {
 
 /// The first-play reduction of the four-player search (its tables were
 /// measured with it; `classic`'s own moved to 0.1 without a four-player match).
-pub const FOUR_PLAYER_FPU: f32 = 0.3;
+const FOUR_PLAYER_FPU: f32 = 0.3;
+
+impl Params {
+    /// The constants of the four-player search under `mode`: the rule
+    /// set's, but its own first-play reduction ([`FOUR_PLAYER_FPU`]).
+    pub fn for_four_players(mode: Mode) -> Params {
+        Params { fpu_reduction: FOUR_PLAYER_FPU, ..Params::for_mode(mode) }
+    }
+}
 
 impl Default for Params {
     fn default() -> Params {

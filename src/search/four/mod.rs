@@ -175,9 +175,7 @@ pub fn go(
     let pos = req.view;
     let threads = cfg.threads.max(1);
     let cap = (cfg.hash_mb.max(1) * MIB / threads).max(MIN_TREE_BYTES);
-    let tuned = super::params::Params::for_mode(pos.rules().mode);
-    let tuned = super::params::Params { fpu_reduction: super::params::FOUR_PLAYER_FPU, ..tuned };
-    let params = cfg.params.apply(tuned);
+    let params = cfg.params.apply(super::params::Params::for_four_players(pos.rules().mode));
     let mut r = rng(cfg.seed ^ SAMPLER_SEED);
     // A history whose facts leave no world: the view's facts alone.
     let (belief, samplers) = [belief_of(req), SiguoBelief::new(pos, pos.side_to_move(), false)]
