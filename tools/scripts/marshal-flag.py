@@ -4,7 +4,8 @@ classic records (issue 16). Replays every game from its true deployments
 (the records' RedSetup/BlueSetup tags) and the referee's outcomes, and
 counts per engine: games, results, the Marshal's fall (how often, the
 median ply, and how: attacking the enemy Marshal, attacking a bomb, hit
-by a bomb, attacking a landmine, taken by the enemy Marshal), the flag
+by a bomb, attacking a landmine, taken by the enemy Marshal, with that
+engine's score in the games it fell so, and in those where it lived), the flag
 shown (and in how many of that engine's losses), its results by which
 flags were shown (none, only its own, only the enemy's, both with its own
 first, both with the enemy's first), the plies of wins and losses.
@@ -105,6 +106,7 @@ def main(paths):
     lengths = defaultdict(lambda: defaultdict(list))
     hows = defaultdict(Counter)
     by_flags = defaultdict(Counter)
+    scores = defaultdict(lambda: defaultdict(list))
     for path in paths:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -125,6 +127,8 @@ def main(paths):
                 s["losses"] += lost
                 s["draws"] += result == "1/2-1/2"
                 lengths[name]["win" if won else "loss" if lost else "draw"].append(len(plies))
+                how = fell[c][1] if c in fell else "survived"
+                scores[name][how].append(1.0 if won else 0.0 if lost else 0.5)
                 if c in fell:
                     s["marshal fell"] += 1
                     fall_plies[name].append(fell[c][0])
@@ -148,7 +152,9 @@ def main(paths):
         median = statistics.median(fall_plies[name]) if fall_plies[name] else "-"
         print(f"  Marshal fell in {s['marshal fell']} ({100 * s['marshal fell'] / g:.0f}%), median ply {median}")
         for how, n in hows[name].most_common():
-            print(f"    {how}: {n}")
+            print(f"    {how}: {n}, scoring {100 * statistics.mean(scores[name][how]):.0f}%")
+        if scores[name]["survived"]:
+            print(f"  Marshal alive at the end: {100 * statistics.mean(scores[name]['survived']):.0f}%")
         print(f"  flag shown in {s['flag shown']} ({100 * s['flag shown'] / g:.0f}%); in {s['flag shown, lost']} of its {s['losses']} losses")
         for flags in ("no flag shown", "only its flag shown", "only the enemy's flag shown",
                       "both shown, its own first", "both shown, the enemy's first"):
