@@ -100,13 +100,24 @@ def replay(tags, plies):
     return fell
 
 
+def wdl(results, key):
+    """Wins, draws and losses counted under `key` in a Counter of
+    (key, "W" | "D" | "L")."""
+    return tuple(results[(key, r)] for r in "WDL")
+
+
+def score(w, d, lo):
+    """The score in percent of w-d-lo."""
+    return 100 * (w + d / 2) / (w + d + lo)
+
+
 def main(paths):
     per = defaultdict(lambda: Counter())
     fall_plies = defaultdict(list)
     lengths = defaultdict(lambda: defaultdict(list))
     hows = defaultdict(Counter)
     by_flags = defaultdict(Counter)
-    scores = defaultdict(lambda: defaultdict(list))
+    by_how = defaultdict(Counter)
     for path in paths:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -127,8 +138,8 @@ def main(paths):
                 s["losses"] += lost
                 s["draws"] += result == "1/2-1/2"
                 lengths[name]["win" if won else "loss" if lost else "draw"].append(len(plies))
-                how = fell[c][1] if c in fell else "survived"
-                scores[name][how].append(1.0 if won else 0.0 if lost else 0.5)
+                letter = "W" if won else "L" if lost else "D"
+                by_how[name][(fell[c][1] if c in fell else "survived", letter)] += 1
                 if c in fell:
                     s["marshal fell"] += 1
                     fall_plies[name].append(fell[c][0])
@@ -142,7 +153,7 @@ def main(paths):
                     flags = "only the enemy's flag shown"
                 else:
                     flags = "both shown, its own first" if reveals[0] == c else "both shown, the enemy's first"
-                by_flags[name][(flags, "W" if won else "L" if lost else "D")] += 1
+                by_flags[name][(flags, letter)] += 1
                 if shown[c]:
                     s["flag shown"] += 1
                     s["flag shown, lost"] += lost
@@ -152,15 +163,16 @@ def main(paths):
         median = statistics.median(fall_plies[name]) if fall_plies[name] else "-"
         print(f"  Marshal fell in {s['marshal fell']} ({100 * s['marshal fell'] / g:.0f}%), median ply {median}")
         for how, n in hows[name].most_common():
-            print(f"    {how}: {n}, scoring {100 * statistics.mean(scores[name][how]):.0f}%")
-        if scores[name]["survived"]:
-            print(f"  Marshal alive at the end: {100 * statistics.mean(scores[name]['survived']):.0f}%")
+            print(f"    {how}: {n}, scoring {score(*wdl(by_how[name], how)):.0f}%")
+        alive = wdl(by_how[name], "survived")
+        if sum(alive):
+            print(f"  Marshal alive at the end: {sum(alive)}, scoring {score(*alive):.0f}%")
         print(f"  flag shown in {s['flag shown']} ({100 * s['flag shown'] / g:.0f}%); in {s['flag shown, lost']} of its {s['losses']} losses")
         for flags in ("no flag shown", "only its flag shown", "only the enemy's flag shown",
                       "both shown, its own first", "both shown, the enemy's first"):
-            w, d, lo = (by_flags[name][(flags, r)] for r in "WDL")
+            w, d, lo = wdl(by_flags[name], flags)
             if w + d + lo:
-                print(f"  {flags}: {w}-{d}-{lo} ({100 * (w + d / 2) / (w + d + lo):.0f}%)")
+                print(f"  {flags}: {w}-{d}-{lo} ({score(w, d, lo):.0f}%)")
         for k in ("win", "loss", "draw"):
             v = lengths[name][k]
             if v:
