@@ -385,6 +385,61 @@ fn classic_search_does_not_depend_on_the_hidden_truth() {
     assert!(a.last().is_some_and(|l| l.starts_with("bestmove")));
 }
 
+/// Classic: the root's priors from the expert, as `info rootstat` reports
+/// them after a search of `nodes` iterations with `params`, by action.
+fn classic_root_priors(params: &str, nodes: u32) -> Vec<(String, f32)> {
+    use luzhanqi::engine::Engine;
+    use luzhanqi::engine::output::Output;
+    let red = luzhanqi::Deployment::random(Colour::Red, &mut rng(1));
+    let blue = luzhanqi::Deployment::random(Colour::Blue, &mut rng(2));
+    let view =
+        Position::from_deployments(Rules::CLASSIC, &red, &blue).hide_enemy(Colour::Red, luzhanqi::Bitboard::EMPTY);
+    let (out, rx) = Output::channel();
+    let mut e = Engine::new(out);
+    for line in [
+        "setoption name Variant value classic".to_owned(),
+        "setoption name Seed value 3".to_owned(),
+        "setoption name ShowRootStats value true".to_owned(),
+        format!("setoption name SearchParams value {params}"),
+        format!("position fen {view} moves a6-b5 a7-b8"),
+        format!("go nodes {nodes}"),
+    ] {
+        e.handle_line(&line);
+    }
+    let mut priors: Vec<(String, f32)> = Vec::new();
+    while let Ok(l) = rx.recv_timeout(Duration::from_secs(30)) {
+        if l.starts_with("bestmove") {
+            break;
+        }
+        let w: Vec<&str> = l.split(' ').collect();
+        if w.get(1) == Some(&"rootstat") {
+            let prior = w.iter().position(|&x| x == "prior").and_then(|i| w.get(i + 1)).unwrap().parse().unwrap();
+            match priors.iter_mut().find(|(a, _)| a == w[2]) {
+                Some(p) => p.1 = prior,
+                None => priors.push((w[2].to_owned(), prior)),
+            }
+        }
+    }
+    priors.sort_by(|a, b| a.0.cmp(&b.0));
+    priors
+}
+
+/// `tempgrowth`: the root's expert priors flatten as its visits grow past
+/// `tempvisits`, and not before.
+#[test]
+fn the_expert_priors_flatten_as_the_root_visits_grow() {
+    let top = |p: &[(String, f32)]| p.iter().map(|x| x.1).fold(0.0, f32::max);
+    let fixed = classic_root_priors("experttemp=100 tempgrowth=0", 6000);
+    let grown = classic_root_priors("experttemp=100 tempvisits=1000 tempgrowth=1", 6000);
+    assert!(fixed.len() > 10, "{fixed:?}");
+    let actions = |p: &[(String, f32)]| p.iter().map(|x| x.0.clone()).collect::<Vec<_>>();
+    assert_eq!(actions(&fixed), actions(&grown));
+    assert!(top(&grown) < 0.8 * top(&fixed), "{} against {}", top(&grown), top(&fixed));
+    // Below `tempvisits` nothing changes.
+    let early = classic_root_priors("experttemp=100 tempvisits=100000 tempgrowth=1", 6000);
+    assert_eq!(early, fixed);
+}
+
 /// An ISMCTS worker for Red after Red's piece on a10 attacked a11 and lost
 /// to what can only be a landmine and Blue stepped e8-e7: Red's `pieces`,
 /// Blue's pieces on a11, d12, e8, c9 and at `more_blue`, all unknown.

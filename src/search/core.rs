@@ -102,6 +102,9 @@ pub trait Walk: Send {
     /// hidden walk uses them only as values, legality varying by world).
     const SOLVES: bool;
 
+    /// Adjusts the tree before an iteration (nothing by default).
+    fn prepare(&mut self, _tree: &mut Tree<Self::Pos>) {}
+
     /// Sets the state to the root position for a new iteration.
     fn begin(&mut self, core: &mut Core<Self::Pos>, root: &Self::Pos);
 
@@ -260,6 +263,7 @@ impl<P: GameState> Core<P> {
     /// position to evaluate; the path is left in `self.path`. With
     /// `virtual_loss`, the path's nodes count the pending iteration as a loss.
     fn descend<W: Walk<Pos = P>>(&mut self, tree: &mut Tree<P>, walk: &mut W, virtual_loss: bool) -> Reached {
+        walk.prepare(tree);
         walk.begin(self, &tree.root_pos);
         self.path.clear();
         let root_mover = tree.root_pos.mover().map(Colour::opposite);
@@ -465,7 +469,7 @@ pub struct Worker<W: Walk, H = Tree<<W as Walk>::Pos>> {
     /// The tree.
     pub tree: H,
     core: Core<W::Pos>,
-    walk: W,
+    pub(super) walk: W,
 }
 
 impl<W: Walk, H: TreeHolder<W::Pos>> Worker<W, H> {

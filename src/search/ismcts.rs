@@ -13,6 +13,7 @@ use rand::RngExt;
 use super::core::{Core, Pick, Reached, Step, Terminal, Walk};
 use super::leaf::LeafEval;
 use super::params::Params;
+use super::priors::RootPriors;
 use super::tree::{Edge, Tree};
 use crate::action::{Action, ActionKind};
 use crate::belief::Belief;
@@ -101,7 +102,14 @@ pub struct Hidden {
     own: Option<(Belief, WorldSampler)>,
     /// The leaf evaluator (of the sampled world).
     leaf: LeafEval,
+    /// The root's expert priors whose temperature grows with the root's
+    /// visits, and the visits at which they are next recomputed.
+    root_priors: Option<(RootPriors, u32)>,
 }
+
+/// The root's priors are recomputed each time its visits grow by this
+/// factor.
+const RETUNE_STEP: f32 = 1.1;
 
 /// What a bomb's attack on an exposed Marshal costs, by the nearest bomb's
 /// distance in actions (index 1: it can attack now), centipawns.
@@ -188,14 +196,46 @@ impl IsWorker {
             verdict: 0,
             own,
             leaf: LeafEval::new(&params),
+            root_priors: None,
         };
         Self::with_walk(tree, rng, params, walk)
+    }
+
+    /// The worker with root priors recomputed as the root's visits grow
+    /// (`None`: the root keeps the priors it has).
+    pub fn with_root_priors(mut self, root: Option<RootPriors>) -> IsWorker {
+        self.walk.root_priors = root.map(|r| {
+            let from = r.temp_from();
+            (r, from)
+        });
+        self
     }
 }
 
 impl Walk for Hidden {
     type Pos = Position;
     const SOLVES: bool = false;
+
+    /// The root's expert priors at the temperature of its visits, when
+    /// they have grown enough since the last time.
+    fn prepare(&mut self, tree: &mut Tree) {
+        let Some((priors, next)) = &mut self.root_priors else {
+            return;
+        };
+        let visits = tree.nodes[0].visits;
+        if visits < *next || !tree.nodes[0].expanded {
+            return;
+        }
+        *next = (visits as f32 * RETUNE_STEP) as u32 + 1;
+        let new = priors.at(priors.temperature(visits));
+        let first = tree.nodes[0].first_edge as usize;
+        let count = usize::from(tree.nodes[0].num_edges);
+        for e in &mut tree.edges[first..first + count] {
+            if let Some(&(_, p)) = new.iter().find(|(a, _)| *a == e.as_action()) {
+                e.set_prior(p);
+            }
+        }
+    }
 
     fn begin(&mut self, core: &mut Core<Position>, root: &Position) {
         self.sampler.walk(STEPS_PER_WORLD, &mut core.rng);

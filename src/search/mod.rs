@@ -224,10 +224,12 @@ impl Searcher {
                     .map(|i| {
                         let mut tree = Tree::new(pos.clone(), cap);
                         if let Some(root) = &root {
-                            tree.set_edges(0, root.iter().map(|&(a, p)| Edge::action(a, p)));
+                            let priors = root.at(root.temperature(0));
+                            tree.set_edges(0, priors.into_iter().map(|(a, p)| Edge::action(a, p)));
                         }
                         restrict_root(&mut tree, &cfg.searchmoves, &params);
                         IsWorker::new(tree, seeded(i), params, belief.clone(), sampler.clone(), exposed, own.clone())
+                            .with_root_priors(root.clone().filter(priors::RootPriors::grows))
                     })
                     .collect();
                 let mut reporter = Reporter::new(report, start);

@@ -169,14 +169,25 @@ tunables! {
     /// Share of the root's priors taken from the `expert` player's scores
     /// (0: none), the rest from the usual priors.
     expert_prior: f32, "expert", [0.0, 0.0, 1.0], |x| (0.0..=1.0).contains(x), "a number from 0 to 1";
-    /// Temperature of the softmax over the expert's scores, centipawns.
-    /// In `classic` 200: flatter priors leave more to the search, which
-    /// then gains more from more iterations (12000 against 3000 iterations
-    /// a move in self-play, 400 games: 58.7% where 100 scored 53.1%). At
-    /// 3000 iterations against `expert` it costs (69.9% against 72.7%,
-    /// seeds 11-41), at 100 ms a move it gains: 78.9% against `expert`
-    /// (100: 77.1%), 58.0% against itself at 25 ms (100: 55.1%).
-    expert_temp: f32, "experttemp", [100.0, 100.0, 200.0], |x| x.is_finite() && *x > 0.0, "a number > 0";
+    /// Temperature of the softmax over the expert's scores, centipawns,
+    /// up to `tempvisits` root visits; beyond them it grows as
+    /// `(visits / tempvisits) ^ tempgrowth` (in `classic` 100 cp to 3000
+    /// visits, then the square root: 173 cp at 9000, 200 at 12000). Sharp
+    /// priors are what a short search needs (at 3000 iterations against
+    /// `expert`, seeds 11-41: 72.7% at 100 cp, 69.9% at 200), flatter ones
+    /// leave a long search more of its own choice (12000 against 3000
+    /// iterations in self-play, seed 11: 53.8% at 100 cp, 59.2% at 200,
+    /// 63.2% growing). At 100 ms a move the growing temperature scored
+    /// 78.3% against `expert` (200 cp: 78.9%, 100 cp: 77.1%) and 61.8%
+    /// against itself at 25 ms (200 cp: 58.0%, 100 cp: 55.1%); an exponent
+    /// of 1 did worse at 12000 against 3000 (57.5%) and at 10000 iterations
+    /// against `expert` (69.8% against 76.0%, seed 11).
+    expert_temp: f32, "experttemp", [100.0, 100.0, 100.0], |x| x.is_finite() && *x > 0.0, "a number > 0";
+    /// `classic`: root visits up to which the expert's temperature is
+    /// `experttemp`,
+    temp_visits: f32, "tempvisits", [3000.0, 3000.0, 3000.0], |x| x.is_finite() && *x >= 1.0, "a number >= 1";
+    /// and the exponent of its growth beyond them (0: it stays).
+    temp_growth: f32, "tempgrowth", [0.0, 0.0, 0.5], |x| x.is_finite() && *x >= 0.0, "a number >= 0";
     /// `classic`: root actions the `expert` scores more than this many
     /// centipawns below its best are not searched (0: all are).
     expert_cut: f32, "expertcut", [0.0, 0.0, 0.0], |x| x.is_finite() && *x >= 0.0, "a number >= 0";

@@ -109,19 +109,62 @@ pub fn for_node(pos: &Position, actions: &[Action], use_priors: bool, scratch: &
     }
 }
 
+/// The root's priors from the `expert` player's scores: a share
+/// `params.expert_prior` from a softmax over them, the rest from the usual
+/// priors. The softmax's temperature may grow with the root's visits
+/// ([`RootPriors::temperature`]), so that a longer search leaves more to
+/// its own statistics.
+#[derive(Clone, Debug)]
+pub struct RootPriors {
+    /// The actions kept, each with its usual prior and its expert score
+    /// less the best score (centipawns, at most 0).
+    actions: Vec<(Action, f32, f32)>,
+    share: f32,
+    temp: f32,
+    temp_visits: f32,
+    temp_growth: f32,
+}
+
+impl RootPriors {
+    /// The expert's temperature after `visits` of the root:
+    /// `experttemp` up to `tempvisits` visits, then growing as
+    /// `(visits / tempvisits) ^ tempgrowth`.
+    pub fn temperature(&self, visits: u32) -> f32 {
+        let grown = (visits as f32 / self.temp_visits).max(1.0).powf(self.temp_growth);
+        self.temp * grown
+    }
+
+    /// The root visits from which the temperature grows.
+    pub fn temp_from(&self) -> u32 {
+        self.temp_visits as u32
+    }
+
+    /// Whether the temperature changes with the visits.
+    pub fn grows(&self) -> bool {
+        self.temp_growth > 0.0
+    }
+
+    /// The priors at temperature `temp`, in the order of the actions kept.
+    pub fn at(&self, temp: f32) -> Vec<(Action, f32)> {
+        let soft: Vec<f32> = self.actions.iter().map(|&(_, _, s)| (s / temp).exp()).collect();
+        let sum: f32 = soft.iter().sum();
+        let w = self.share;
+        self.actions.iter().zip(&soft).map(|(&(a, u, _), &e)| (a, (1.0 - w) * u + w * e / sum)).collect()
+    }
+}
+
 /// The priors of the root's actions (in [`Position::legal_actions`] order)
-/// with a share `params.expert_prior` taken from a softmax over the
-/// `expert` player's scores at temperature `params.expert_temp`; `None`
-/// where that share is 0 or the expert has no scores. With
-/// `params.expert_cut`, only the actions the expert scores within the cut
-/// of its best (the others are not searched).
+/// from the `expert` player's scores ([`RootPriors`]); `None` where its
+/// share is 0 or the expert has no scores. With `params.expert_cut`, only
+/// the actions the expert scores within the cut of its best (the others
+/// are not searched).
 pub fn with_expert(
     pos: &Position,
     game: Option<(&Position, &[Token])>,
     belief: BeliefSettings,
     params: &Params,
     rng: &mut Rng,
-) -> Option<Vec<(Action, f32)>> {
+) -> Option<RootPriors> {
     if params.expert_prior <= 0.0 {
         return None;
     }
@@ -137,14 +180,64 @@ pub fn with_expert(
     let actions: Vec<Action> = scored.iter().map(|&(a, _)| a).collect();
     let (mut scratch, mut usual) = (Vec::new(), Vec::new());
     for_node(pos, &actions, params.use_priors, &mut scratch, &mut usual);
-    let soft: Vec<f32> = scored.iter().map(|&(_, s)| ((s - max) / params.expert_temp).exp()).collect();
-    let sum: f32 = soft.iter().sum();
-    let w = params.expert_prior;
-    Some(
-        actions
-            .into_iter()
-            .zip(usual.iter().zip(&soft))
-            .map(|(a, (&u, &e))| (a, (1.0 - w) * u + w * e / sum))
-            .collect(),
-    )
+    Some(RootPriors {
+        actions: scored.iter().zip(&usual).map(|(&(a, s), &u)| (a, u, s - max)).collect(),
+        share: params.expert_prior,
+        temp: params.expert_temp,
+        temp_visits: params.temp_visits,
+        temp_growth: params.temp_growth,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_setup;
+    use crate::random::rng;
+    use crate::rules::{Mode, Rules};
+    use crate::search::params::ParamOverrides;
+
+    /// Red's view of a classic start: Red's Marshal on e6, Blue unknown.
+    const VIEW: &str = "b?b?b?b?b?/b?b?b?b?b?/b?1b?1b?/b?b?1b?b?/b?1b?1b?/b?b?b?b?b?/r7r6r5r4r9/r11r81r6/r2r31r3r1/r21r21r7/r5r4r3rBrM/rBrFrMrMr1 r 0 0 -";
+
+    fn root(overrides: &str) -> RootPriors {
+        let pos = Position::from_setup(&parse_setup(VIEW).unwrap(), Rules::CLASSIC).unwrap();
+        let params = ParamOverrides::parse(overrides).unwrap().apply(Params::for_mode(Mode::Classic));
+        with_expert(&pos, None, BeliefSettings::default(), &params, &mut rng(1)).unwrap()
+    }
+
+    /// The share of the likeliest action.
+    fn top(priors: &[(Action, f32)]) -> f32 {
+        priors.iter().map(|&(_, p)| p).fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn the_temperature_grows_only_past_its_visits_and_only_when_asked() {
+        let still = root("experttemp=100 tempvisits=1000 tempgrowth=0");
+        assert!(!still.grows());
+        assert_eq!(still.temperature(0), 100.0);
+        assert_eq!(still.temperature(1_000_000), 100.0);
+        let grows = root("experttemp=100 tempvisits=1000 tempgrowth=0.5");
+        assert!(grows.grows());
+        assert_eq!(grows.temperature(0), 100.0);
+        assert_eq!(grows.temperature(1000), 100.0);
+        assert!((grows.temperature(4000) - 200.0).abs() < 1e-3);
+        assert!((grows.temperature(16000) - 400.0).abs() < 1e-2);
+    }
+
+    #[test]
+    fn hotter_priors_are_flatter_and_still_sum_to_one() {
+        let r = root("experttemp=100 expert=1");
+        let (cold, hot) = (r.at(100.0), r.at(400.0));
+        for priors in [&cold, &hot] {
+            let sum: f32 = priors.iter().map(|&(_, p)| p).sum();
+            assert!((sum - 1.0).abs() < 1e-4, "sum {sum}");
+        }
+        assert!(top(&hot) < top(&cold), "{} against {}", top(&hot), top(&cold));
+        let least = |p: &[(Action, f32)]| p.iter().map(|&(_, p)| p).fold(1.0, f32::min);
+        assert!(least(&hot) > least(&cold));
+        // The expert's order is kept.
+        let best = |p: &[(Action, f32)]| p.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+        assert_eq!(best(&hot), best(&cold));
+    }
 }

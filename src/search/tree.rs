@@ -185,6 +185,11 @@ impl Edge {
     pub fn prior(&self) -> f32 {
         f32::from(self.prior) * (1.0 / 65535.0)
     }
+
+    /// Replaces the prior probability (stored to 1/65535).
+    pub fn set_prior(&mut self, prior: f32) {
+        self.prior = Edge::new(self.label, prior).prior;
+    }
 }
 
 /// The tree, over positions of a game (the two-player [`Position`] unless
