@@ -10,6 +10,7 @@ use super::evaluate::{Weights, evaluate};
 use super::params::Params;
 use crate::action::{Action, ActionKind};
 use crate::exchange::forecast_attack;
+use crate::movegen::Grouped;
 use crate::piece::Colour;
 use crate::position::Position;
 use crate::random::Rng;
@@ -31,8 +32,8 @@ pub struct LeafEval {
     pub capture_first: f32,
     /// The static evaluation's tuned weights.
     pub weights: Weights,
-    actions: Vec<Action>,
-    scratch: Vec<Action>,
+    actions: Grouped,
+    scratch: Grouped,
 }
 
 impl LeafEval {
@@ -42,15 +43,9 @@ impl LeafEval {
             playout_plies: params.playout_plies,
             capture_first: params.playout_capture,
             weights: Weights::of(params),
-            actions: Vec::with_capacity(256),
-            scratch: Vec::with_capacity(256),
+            actions: Grouped::new(),
+            scratch: Grouped::new(),
         }
-    }
-
-    /// The legal actions of the last position evaluated (valid right after
-    /// [`LeafEval::value`] of a position that is not finished, without playout).
-    pub fn actions(&self) -> &[Action] {
-        &self.actions
     }
 
     /// The value of `pos` for Red, and its result when `pos` itself is a
@@ -72,14 +67,14 @@ impl LeafEval {
         if let Some(r) = pos.outcome_without_actions() {
             return Some(Terminal { winner: r.winner });
         }
-        self.actions.clear();
-        pos.legal_actions(&mut self.actions);
+        self.actions.of(pos);
         self.actions.is_empty().then(|| Terminal { winner: pos.side_to_move().map(Colour::opposite) })
     }
 
     fn playout(&mut self, mut pos: Position, rng: &mut Rng) -> f32 {
         for _ in 0..self.playout_plies {
-            let a = self.light_policy(&pos, rng);
+            // `self.actions` is not empty here: `finished` said so.
+            let Some(a) = self.light_policy(&pos, rng) else { break };
             let shown = if a.kind() == ActionKind::Flip { pos.sample_pool(rng) } else { None };
             pos.play_known(a, shown);
             if let Some(t) = self.finished(&pos) {
@@ -90,19 +85,18 @@ impl LeafEval {
     }
 
     /// Picks an action among `self.actions` (non-empty) for `pos`.
-    fn light_policy(&self, pos: &Position, rng: &mut Rng) -> Action {
+    fn light_policy(&self, pos: &Position, rng: &mut Rng) -> Option<Action> {
         if rng.random::<f32>() < self.capture_first {
             let best = self
                 .actions
-                .iter()
-                .filter(|a| a.kind() == ActionKind::Attack)
-                .map(|a| (forecast_attack(pos, a.from(), a.to()).expected_gain(), *a))
+                .attacks()
+                .map(|a| (forecast_attack(pos, a.from(), a.to()).expected_gain(), a))
                 .filter(|(g, _)| *g > 0.0)
                 .max_by(|x, y| x.0.total_cmp(&y.0));
             if let Some((_, a)) = best {
-                return a;
+                return Some(a);
             }
         }
-        self.actions[rng.random_range(0..self.actions.len())]
+        self.actions.nth(rng.random_range(0..self.actions.len()))
     }
 }
