@@ -17,7 +17,7 @@ use super::priors::RootPriors;
 use super::tree::{Edge, Tree};
 use crate::action::{Action, ActionKind};
 use crate::belief::Belief;
-use crate::belief::sampler::{STEPS_PER_WORLD, WorldSampler};
+use crate::belief::sampler::WorldSampler;
 use crate::board::Bitboard;
 use crate::board::Point;
 use crate::board::topology::NUM_POINTS;
@@ -238,7 +238,7 @@ impl Walk for Hidden {
     }
 
     fn begin(&mut self, core: &mut Core<Position>, root: &Position) {
-        self.sampler.walk(STEPS_PER_WORLD, &mut core.rng);
+        self.sampler.walk(core.params.world_steps as usize, &mut core.rng);
         self.world = self.sampler.world(root, &self.belief);
         self.view = root.clone();
         self.exposed = self.exposed_at_root;
@@ -247,7 +247,7 @@ impl Walk for Hidden {
             if core.rng.random::<f32>() < core.params.own_view {
                 // Our pieces as the enemy may believe them; only its
                 // statistics learn from this iteration.
-                sampler.walk(STEPS_PER_WORLD, &mut core.rng);
+                sampler.walk(core.params.world_steps as usize, &mut core.rng);
                 let side = self.belief.viewer;
                 for (e, &k) in own.pieces.iter().zip(sampler.assignment()) {
                     if let Some(p) = e.at.filter(|&p| self.world.kind_at(p) != Some(k)) {

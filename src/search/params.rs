@@ -214,6 +214,9 @@ tunables! {
     /// 60.0/58.3/61.0% (seeds 11/21/31) where 0 scored 64.0/56.0/60.0%,
     /// 0.8 61.5/49.5% (seeds 21/31): no gain, so it is off.
     own_view: f32, "ownview", [0.0, 0.0, 0.0], |x| (0.0..=1.0).contains(x), "a number from 0 to 1";
+    /// `classic`: steps of the belief's Markov chain (swaps and rotations
+    /// of the enemy's kinds) between the worlds of two iterations.
+    world_steps: u32, "worldsteps", [40, 40, 40], |x| (1..=10_000).contains(x), "a whole number from 1 to 10000";
     /// Four players only: what a drawn game costs the team searching, in
     /// [-1, 1] units (a draw counted as this much of a loss), and what the
     /// evaluation fades towards as the quiet limit nears. Against `greedy`
