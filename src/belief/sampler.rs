@@ -77,6 +77,12 @@ fn random_matching(kinds: &[KindSet], rng: &mut Rng) -> Option<Vec<Kind>> {
     Some(slot_of_piece.into_iter().map(|s| slots[s]).collect())
 }
 
+/// An index below `n` from 32 random bits (multiply and shift; the bias is
+/// below `n / 2^30`).
+fn below(r: u32, n: usize) -> usize {
+    ((u64::from(r) * n as u64) >> 32) as usize
+}
+
 fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
     for i in (1..v.len()).rev() {
         let j = rng.random_range(0..=i);
@@ -128,27 +134,27 @@ impl WorldSampler {
         self.weights[i][k.index()]
     }
 
-    /// Runs `steps` steps of the chain.
+    /// Runs `steps` steps of the chain. Each step proposes, from one
+    /// 64-bit draw, a swap of two distinct pieces or (a quarter of the
+    /// steps) a rotation among three.
     pub fn walk(&mut self, steps: usize, rng: &mut Rng) {
         let n = self.free.len();
         if n < 2 {
             return;
         }
         for _ in 0..steps {
-            let i = self.free[rng.random_range(0..n)];
-            let j = self.free[rng.random_range(0..n)];
+            let r: u64 = rng.random();
+            // Two distinct pieces (bits 0-31, j among the n - 1 others from
+            // bits 32-61), and a rotation when bits 62-63 are both clear.
+            let i = below(r as u32, n);
+            let j = (i + 1 + below(((r >> 32) as u32) << 2, n - 1)) % n;
+            let (i, j) = (self.free[i], self.free[j]);
             let (ki, kj) = (self.assign[i], self.assign[j]);
-            if n >= 3 && rng.random_bool(0.25) {
+            if n >= 3 && r >> 62 == 0 {
                 // Rotate i -> j -> l -> i.
-                let l = self.free[rng.random_range(0..n)];
+                let l = self.free[below(rng.random::<u32>(), n)];
                 let kl = self.assign[l];
-                if i == j
-                    || j == l
-                    || i == l
-                    || !has(self.kinds[i], kl)
-                    || !has(self.kinds[j], ki)
-                    || !has(self.kinds[l], kj)
-                {
+                if j == l || i == l || !has(self.kinds[i], kl) || !has(self.kinds[j], ki) || !has(self.kinds[l], kj) {
                     continue;
                 }
                 let ratio = self.weight(i, kl) * self.weight(j, ki) * self.weight(l, kj)
@@ -200,5 +206,37 @@ impl WorldSampler {
             }
         }
         w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::belief::{ALL_KINDS, only};
+
+    /// The chain's worlds are uniform over the consistent assignments: a
+    /// piece that can only be the Marshal or a General is each half the
+    /// time, and an unconstrained piece a bomb 2 times in 24 (the other 24
+    /// slots, two of them bombs, shared among the 24 other pieces).
+    #[test]
+    fn the_chain_draws_consistent_assignments_uniformly() {
+        let mut kinds = vec![ALL_KINDS; 25];
+        kinds[0] = only(Kind::Marshal) | only(Kind::General);
+        let mut r = crate::random::rng(3);
+        let mut s = WorldSampler::from_kinds(kinds.clone(), None, &mut r).expect("consistent");
+        let n = 20_000;
+        let (mut marshal, mut bomb) = (0, 0);
+        for _ in 0..n {
+            let a = s.next(&mut r);
+            assert!(a.iter().zip(&kinds).all(|(&k, &set)| has(set, k)), "every piece a kind it can be");
+            let mut counts = [0u8; NUM_KINDS];
+            a.iter().for_each(|k| counts[k.index()] += 1);
+            assert_eq!(counts, ARMY, "every kind as often as the army has it");
+            marshal += usize::from(a[0] == Kind::Marshal);
+            bomb += usize::from(a[7] == Kind::Bomb);
+        }
+        let (m, b) = (marshal as f64 / n as f64, bomb as f64 / n as f64);
+        assert!((m - 0.5).abs() < 0.03, "Marshal share {m}");
+        assert!((b - 2.0 / 24.0).abs() < 0.012, "bomb share {b}");
     }
 }

@@ -220,7 +220,8 @@ tunables! {
     /// many as the sampler's own. 10 steps bought about 10% more
     /// iterations a second but scored 72.0/74.5/73.0/73.8% at seeds 11-41
     /// against `expert` at 10000 iterations a move, where 40 scored
-    /// 76.0/75.8/76.5/72.2%.
+    /// 76.0/75.8/76.5/72.2%; 100 steps scored 79.0/72.5/73.8/79.2%
+    /// (within the noise) for about 28% fewer iterations a second.
     world_steps: u32, "worldsteps", [WORLD_STEPS, WORLD_STEPS, WORLD_STEPS], |x| (1..=10_000).contains(x), "a whole number from 1 to 10000";
     /// Four players only: what a drawn game costs the team searching, in
     /// [-1, 1] units (a draw counted as this much of a loss), and what the
