@@ -77,12 +77,6 @@ fn random_matching(kinds: &[KindSet], rng: &mut Rng) -> Option<Vec<Kind>> {
     Some(slot_of_piece.into_iter().map(|s| slots[s]).collect())
 }
 
-/// An index below `n` from 32 random bits (multiply and shift; the bias is
-/// below `n / 2^30`).
-fn below(r: u32, n: usize) -> usize {
-    ((u64::from(r) * n as u64) >> 32) as usize
-}
-
 fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
     for i in (1..v.len()).rev() {
         let j = rng.random_range(0..=i);
@@ -134,27 +128,27 @@ impl WorldSampler {
         self.weights[i][k.index()]
     }
 
-    /// Runs `steps` steps of the chain. Each step proposes, from one
-    /// 64-bit draw, a swap of two distinct pieces or (a quarter of the
-    /// steps) a rotation among three.
+    /// Runs `steps` steps of the chain.
     pub fn walk(&mut self, steps: usize, rng: &mut Rng) {
         let n = self.free.len();
         if n < 2 {
             return;
         }
         for _ in 0..steps {
-            let r: u64 = rng.random();
-            // Two distinct pieces (bits 0-31, j among the n - 1 others from
-            // bits 32-61), and a rotation when bits 62-63 are both clear.
-            let i = below(r as u32, n);
-            let j = (i + 1 + below(((r >> 32) as u32) << 2, n - 1)) % n;
-            let (i, j) = (self.free[i], self.free[j]);
+            let i = self.free[rng.random_range(0..n)];
+            let j = self.free[rng.random_range(0..n)];
             let (ki, kj) = (self.assign[i], self.assign[j]);
-            if n >= 3 && r >> 62 == 0 {
+            if n >= 3 && rng.random_bool(0.25) {
                 // Rotate i -> j -> l -> i.
-                let l = self.free[below(rng.random::<u32>(), n)];
+                let l = self.free[rng.random_range(0..n)];
                 let kl = self.assign[l];
-                if j == l || i == l || !has(self.kinds[i], kl) || !has(self.kinds[j], ki) || !has(self.kinds[l], kj) {
+                if i == j
+                    || j == l
+                    || i == l
+                    || !has(self.kinds[i], kl)
+                    || !has(self.kinds[j], ki)
+                    || !has(self.kinds[l], kj)
+                {
                     continue;
                 }
                 let ratio = self.weight(i, kl) * self.weight(j, ki) * self.weight(l, kj)

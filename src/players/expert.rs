@@ -76,7 +76,7 @@ pub const PULL: f32 = 3.0;
 /// In `flip`: per piece of difference, times (quiet / limit)².
 pub const COUNT: f32 = 200.0;
 /// A probability for each kind.
-type Dist = [f32; NUM_KINDS];
+pub type Dist = [f32; NUM_KINDS];
 
 /// What the player believes of the enemy's pieces: a distribution per
 /// point, read where the position does not name the piece.
@@ -376,13 +376,43 @@ pub fn scores(
     settings: BeliefSettings,
     rng: &mut Rng,
 ) -> Vec<(Action, f32)> {
+    scores_believing(view, game, settings, rng).0
+}
+
+/// [`scores`], and what the expert believed of each point's enemy piece
+/// (a distribution per point, indexed by [`Point::index`]; all zero where
+/// no unnamed enemy piece stands), for [`scores_given`] to read later.
+pub fn scores_believing(
+    view: &Position,
+    game: Option<(&Position, &[Token])>,
+    settings: BeliefSettings,
+    rng: &mut Rng,
+) -> (Vec<(Action, f32)>, Vec<Dist>) {
+    let mut actions = Vec::new();
+    view.legal_actions(&mut actions);
+    let Some(us) = view.side_to_move().filter(|_| !actions.is_empty()) else {
+        return (Vec::new(), Vec::new());
+    };
+    let kinds = Kinds::of(view, game, settings, rng);
+    let mut expert = Expert { us, kinds, buf: Vec::new() };
+    let scored = actions.into_iter().map(|a| (a, expert.score(view, a))).collect();
+    (scored, expert.kinds.at.to_vec())
+}
+
+/// The expert score of every legal action of `view`, in the order of
+/// [`Position::legal_actions`], each unnamed enemy piece believed to be
+/// distributed as `at` says for its point (see [`scores_believing`]).
+pub fn scores_given(view: &Position, at: &[Dist]) -> Vec<(Action, f32)> {
     let mut actions = Vec::new();
     view.legal_actions(&mut actions);
     let Some(us) = view.side_to_move().filter(|_| !actions.is_empty()) else {
         return Vec::new();
     };
-    let kinds = Kinds::of(view, game, settings, rng);
-    let mut expert = Expert { us, kinds, buf: Vec::new() };
+    let mut kinds = Kinds { at: [[0.0; NUM_KINDS]; NUM_POINTS], narrowed: None };
+    for (k, d) in kinds.at.iter_mut().zip(at) {
+        *k = *d;
+    }
+    let mut expert = Expert { us, kinds, buf: Vec::with_capacity(actions.len()) };
     actions.into_iter().map(|a| (a, expert.score(view, a))).collect()
 }
 

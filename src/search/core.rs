@@ -468,7 +468,7 @@ impl<P: Send> TreeHolder<P> for Arc<Mutex<Tree<P>>> {
 pub struct Worker<W: Walk, H = Tree<<W as Walk>::Pos>> {
     /// The tree.
     pub tree: H,
-    core: Core<W::Pos>,
+    pub(super) core: Core<W::Pos>,
     pub(super) walk: W,
 }
 

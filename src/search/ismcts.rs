@@ -13,7 +13,7 @@ use rand::RngExt;
 use super::core::{Core, Pick, Reached, Step, Terminal, Walk};
 use super::leaf::LeafEval;
 use super::params::Params;
-use super::priors::RootPriors;
+use super::priors::{DeepPriors, Played, RootPriors};
 use super::tree::{Edge, Tree};
 use crate::action::{Action, ActionKind};
 use crate::belief::Belief;
@@ -105,6 +105,12 @@ pub struct Hidden {
     /// The root's expert priors whose temperature grows with the root's
     /// visits, and the visits at which they are next recomputed.
     root_priors: Option<(RootPriors, u32)>,
+    /// The expert's priors below the root, the iteration's actions so far
+    /// (as many as they need), and new priors waiting for the tree to be
+    /// writable (node, first edge, priors).
+    deep: Option<DeepPriors>,
+    trail: Vec<Played>,
+    pending: Vec<(u32, Vec<f32>)>,
 }
 
 /// The root's priors are recomputed each time its visits grow by this
@@ -197,6 +203,9 @@ impl IsWorker {
             own,
             leaf: LeafEval::new(&params),
             root_priors: None,
+            deep: None,
+            trail: Vec::new(),
+            pending: Vec::new(),
         };
         Self::with_walk(tree, rng, params, walk)
     }
@@ -204,11 +213,30 @@ impl IsWorker {
     /// The worker with root priors recomputed as the root's visits grow
     /// (`None`: the root keeps the priors it has).
     pub fn with_root_priors(mut self, root: Option<RootPriors>) -> IsWorker {
-        self.walk.root_priors = root.map(|r| {
+        self.walk.deep = root.as_ref().and_then(|r| DeepPriors::new(r, &self.core.params));
+        self.walk.root_priors = root.filter(RootPriors::grows).map(|r| {
             let from = r.temp_from();
             (r, from)
         });
         self
+    }
+}
+
+impl Hidden {
+    /// The expert's priors for the root side's node `node` below the root
+    /// when it has just reached the visits that earn them (written to the
+    /// tree before the next iteration).
+    fn deep_priors(&mut self, tree: &Tree, node: u32) {
+        let Some(deep) = &mut self.deep else {
+            return;
+        };
+        let n = self.trail.len();
+        if node == 0 || n == 0 || n > deep.plies || tree.nodes[node as usize].visits != deep.visits {
+            return;
+        }
+        let edges: Vec<(Action, f32)> = tree.edges_of(node).iter().map(|e| (e.as_action(), e.prior())).collect();
+        let priors = deep.priors(&self.view, &self.trail, &edges);
+        self.pending.push((node, priors));
     }
 }
 
@@ -219,6 +247,12 @@ impl Walk for Hidden {
     /// The root's expert priors at the temperature of its visits, when
     /// they have grown enough since the last time.
     fn prepare(&mut self, tree: &mut Tree) {
+        for (node, priors) in self.pending.drain(..) {
+            let first = tree.nodes[node as usize].first_edge as usize;
+            for (e, &p) in tree.edges[first..first + priors.len()].iter_mut().zip(&priors) {
+                e.set_prior(p);
+            }
+        }
         let Some((priors, next)) = &mut self.root_priors else {
             return;
         };
@@ -242,6 +276,7 @@ impl Walk for Hidden {
         self.world = self.sampler.world(root, &self.belief);
         self.view = root.clone();
         self.exposed = self.exposed_at_root;
+        self.trail.clear();
         core.blind_mover = None;
         if let Some((own, sampler)) = &mut self.own {
             if core.rng.random::<f32>() < core.params.own_view {
@@ -292,6 +327,9 @@ impl Walk for Hidden {
         let own = core.blind_mover.is_none()
             && self.view.side_to_move() == Some(self.belief.viewer)
             && self.world.outcome_without_actions().is_none();
+        if own {
+            self.deep_priors(tree, node);
+        }
         let legal = (!own).then(|| LegalSet::of(&self.world));
         debug_assert!(
             !own || {
@@ -328,6 +366,13 @@ impl Walk for Hidden {
     }
 
     fn play(&mut self, a: Action) -> bool {
+        let recorded = self.deep.as_ref().is_some_and(|d| self.trail.len() < d.plies);
+        if recorded {
+            let (attacker, defender) = (self.view.kind_at(a.from()), self.view.kind_at(a.to()));
+            let ours = self.view.side_to_move() == Some(self.belief.viewer);
+            let cleared = self.view.side_to_move().is_some_and(|s| self.view.mines_cleared(s.opposite()));
+            self.trail.push(Played { action: a, ours, attacker, defender, cleared, verdict: None });
+        }
         if a.kind() != ActionKind::Attack {
             self.world.play_known(a, None);
             self.view.play_known(a, None);
@@ -349,6 +394,11 @@ impl Walk for Hidden {
         }
         .is_some_and(|p| p.colour == root_side && p.kind == Some(Kind::Marshal));
         self.exposed |= marshal_won;
+        if recorded {
+            if let Some(p) = self.trail.last_mut() {
+                p.verdict = Some(outcome);
+            }
+        }
         self.world.play_attack(a.from(), a.to(), outcome, None);
         // The view learns the flag only when it is taken.
         self.view.play_attack(a.from(), a.to(), outcome, loser);

@@ -229,7 +229,7 @@ impl Searcher {
                         }
                         restrict_root(&mut tree, &cfg.searchmoves, &params);
                         IsWorker::new(tree, seeded(i), params, belief.clone(), sampler.clone(), exposed, own.clone())
-                            .with_root_priors(root.clone().filter(priors::RootPriors::grows))
+                            .with_root_priors(root.clone())
                     })
                     .collect();
                 let mut reporter = Reporter::new(report, start);

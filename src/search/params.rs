@@ -189,6 +189,13 @@ tunables! {
     temp_visits: f32, "tempvisits", [3000.0, 3000.0, 3000.0], |x| x.is_finite() && *x >= 1.0, "a number >= 1";
     /// and the exponent of its growth beyond them (0: it stays).
     temp_growth: f32, "tempgrowth", [0.0, 0.0, 0.5], |x| x.is_finite() && *x >= 0.0, "a number >= 0";
+    /// `classic`: the root side's nodes within this many of its own moves
+    /// below the root take the expert's priors once they reach
+    /// `expertvisits` visits (0: only the root does; see
+    /// `priors::DeepPriors`).
+    expert_depth: u32, "expertdepth", [0, 0, 1], |x| *x <= 8, "a whole number up to 8";
+    /// The visits at which such a node takes them.
+    expert_visits: u32, "expertvisits", [20, 20, 20], |x| *x >= 1, "a whole number >= 1";
     /// `classic`: root actions the `expert` scores more than this many
     /// centipawns below its best are not searched (0: all are).
     expert_cut: f32, "expertcut", [0.0, 0.0, 0.0], |x| x.is_finite() && *x >= 0.0, "a number >= 0";

@@ -7,7 +7,9 @@ use crate::action::{Action, ActionKind, Token};
 use crate::belief::BeliefSettings;
 use crate::board::Bitboard;
 use crate::board::topology::ADJACENT;
+use crate::combat::{Outcome, combat};
 use crate::exchange::{Unaccounted, WIN, forecast_with, value};
+use crate::piece::{Kind, NUM_KINDS};
 use crate::players::expert;
 use crate::position::Position;
 use crate::random::Rng;
@@ -119,6 +121,8 @@ pub struct RootPriors {
     /// The actions kept, each with its usual prior and its expert score
     /// less the best score (centipawns, at most 0).
     actions: Vec<(Action, f32, f32)>,
+    /// What the expert believed of each point's enemy piece.
+    believed: Vec<expert::Dist>,
     share: f32,
     temp: f32,
     temp_visits: f32,
@@ -142,6 +146,11 @@ impl RootPriors {
     /// Whether the temperature changes with the visits.
     pub fn grows(&self) -> bool {
         self.temp_growth > 0.0
+    }
+
+    /// What the expert believed of each point's enemy piece at the root.
+    pub fn believed(&self) -> &[expert::Dist] {
+        &self.believed
     }
 
     /// The priors at temperature `temp`, in the order of the actions kept.
@@ -168,7 +177,7 @@ pub fn with_expert(
     if params.expert_prior <= 0.0 {
         return None;
     }
-    let mut scored = expert::scores(pos, game, belief, rng);
+    let (mut scored, believed) = expert::scores_believing(pos, game, belief, rng);
     if scored.is_empty() {
         return None;
     }
@@ -182,11 +191,127 @@ pub fn with_expert(
     for_node(pos, &actions, params.use_priors, &mut scratch, &mut usual);
     Some(RootPriors {
         actions: scored.iter().zip(&usual).map(|(&(a, s), &u)| (a, u, s - max)).collect(),
+        believed,
         share: params.expert_prior,
         temp: params.expert_temp,
         temp_visits: params.temp_visits,
         temp_growth: params.temp_growth,
     })
+}
+
+/// One action of an iteration's path, as the view saw it before it was
+/// played: what [`DeepPriors`] needs to carry the root's belief down.
+#[derive(Clone, Copy, Debug)]
+pub struct Played {
+    /// The action.
+    pub action: Action,
+    /// Whether the root side played it.
+    pub ours: bool,
+    /// The kind the view names at its origin,
+    pub attacker: Option<Kind>,
+    /// and at its target.
+    pub defender: Option<Kind>,
+    /// Whether the defender's mines were cleared (the rules' flag rule).
+    pub cleared: bool,
+    /// The referee's verdict of an attack.
+    pub verdict: Option<Outcome>,
+}
+
+/// The expert's priors for the root side's nodes below the root (`classic`,
+/// `expertdepth`): once such a node a few actions below the root reaches
+/// `expertvisits` visits, its priors become the expert's scores of its
+/// view, softmaxed at `experttemp`, the enemy's pieces believed as the
+/// root's belief carried down the path (a piece that moves takes its
+/// distribution along, an outcome narrows it).
+#[derive(Clone, Debug)]
+pub struct DeepPriors {
+    believed: Vec<expert::Dist>,
+    /// Actions below the root within which the root side's nodes get them.
+    pub plies: usize,
+    /// The visits at which a node gets them.
+    pub visits: u32,
+    temp: f32,
+    share: f32,
+    scratch: Vec<expert::Dist>,
+}
+
+impl DeepPriors {
+    /// From the root's expert priors, when `expertdepth` asks for them.
+    pub fn new(root: &RootPriors, params: &Params) -> Option<DeepPriors> {
+        (params.expert_depth > 0 && !root.believed.is_empty()).then(|| DeepPriors {
+            believed: root.believed.clone(),
+            plies: 2 * params.expert_depth as usize,
+            visits: params.expert_visits,
+            temp: params.expert_temp,
+            share: params.expert_prior,
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The new priors of the edges `actions` (with their current priors)
+    /// of the root side's node whose view is `view`, reached from the root
+    /// by `path`.
+    pub fn priors(&mut self, view: &Position, path: &[Played], actions: &[(Action, f32)]) -> Vec<f32> {
+        let at = &mut self.scratch;
+        at.clear();
+        at.extend_from_slice(&self.believed);
+        for p in path {
+            follow(view, at, p);
+        }
+        let scored = expert::scores_given(view, at);
+        let max = scored.iter().map(|&(_, s)| s).fold(f32::NEG_INFINITY, f32::max);
+        let mut soft: Vec<f32> = actions
+            .iter()
+            .map(|(a, _)| scored.iter().find(|(b, _)| b == a).map_or(0.0, |&(_, s)| ((s - max) / self.temp).exp()))
+            .collect();
+        let sum: f32 = soft.iter().sum::<f32>().max(f32::MIN_POSITIVE);
+        for (x, (_, u)) in soft.iter_mut().zip(actions) {
+            *x = (1.0 - self.share) * u + self.share * *x / sum;
+        }
+        soft
+    }
+}
+
+/// Keeps only the kinds `keep` accepts in `d`, unless none would be left.
+fn narrow(d: &mut expert::Dist, keep: impl Fn(Kind) -> bool) {
+    let mut out = *d;
+    for k in Kind::ALL {
+        if !keep(k) {
+            out[k.index()] = 0.0;
+        }
+    }
+    let sum: f32 = out.iter().sum();
+    if sum > 0.0 {
+        *d = out.map(|x| x / sum);
+    }
+}
+
+/// The belief about the enemy's pieces carried over one played action.
+fn follow(view: &Position, at: &mut [expert::Dist], p: &Played) {
+    let (from, to) = (p.action.from().index(), p.action.to().index());
+    let rules = view.rules();
+    match (p.ours, p.verdict) {
+        (true, None) => {}
+        (true, Some(o)) => match (o, p.attacker) {
+            (Outcome::DefenderWins, Some(a)) => narrow(&mut at[to], |d| combat(rules, a, d, p.cleared) == o),
+            (Outcome::DefenderWins, None) => {}
+            _ => at[to] = [0.0; NUM_KINDS],
+        },
+        (false, verdict) => {
+            let mut d = at[from];
+            at[from] = [0.0; NUM_KINDS];
+            narrow(&mut d, Kind::is_movable);
+            match (verdict, p.defender) {
+                (None, _) => at[to] = d,
+                (Some(Outcome::AttackerWins), Some(k)) => {
+                    narrow(&mut d, |a| combat(rules, a, k, p.cleared) == Outcome::AttackerWins);
+                    at[to] = d;
+                }
+                (Some(Outcome::AttackerWins), None) => at[to] = d,
+                _ => {}
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -239,5 +364,87 @@ mod tests {
         // The expert's order is kept.
         let best = |p: &[(Action, f32)]| p.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
         assert_eq!(best(&hot), best(&cold));
+    }
+    fn point(s: &str) -> crate::board::Point {
+        crate::notation::parse_point(s).unwrap()
+    }
+
+    fn played(
+        action: &str,
+        ours: bool,
+        attacker: Option<Kind>,
+        defender: Option<Kind>,
+        verdict: Option<Outcome>,
+    ) -> Played {
+        let action = crate::notation::parse_action(action).unwrap();
+        Played { action, ours, attacker, defender, cleared: false, verdict }
+    }
+
+    #[test]
+    fn the_belief_follows_the_enemy_pieces_down_the_path() {
+        let pos = Position::from_setup(&parse_setup(VIEW).unwrap(), Rules::CLASSIC).unwrap();
+        let uniform = [1.0 / NUM_KINDS as f32; NUM_KINDS];
+        let fresh = || vec![uniform; crate::board::topology::NUM_POINTS];
+        let rules = pos.rules();
+        let support = |d: &expert::Dist| Kind::ALL.into_iter().filter(|k| d[k.index()] > 0.0).collect::<Vec<_>>();
+        let total = |d: &expert::Dist| d.iter().sum::<f32>();
+
+        // The enemy moves: the distribution goes along, only movable kinds.
+        let mut at = fresh();
+        follow(&pos, &mut at, &played("b7-b6", false, None, None, None));
+        assert_eq!(total(&at[point("b7").index()]), 0.0);
+        let moved = at[point("b6").index()];
+        assert!((total(&moved) - 1.0).abs() < 1e-5);
+        assert!(support(&moved).iter().all(|k| k.is_movable()) && support(&moved).len() == 10, "{moved:?}");
+
+        // Our Major general loses against it: only what beats a Major general.
+        let mut at = fresh();
+        follow(&pos, &mut at, &played("a6xa7", true, Some(Kind::MajorGeneral), None, Some(Outcome::DefenderWins)));
+        let d = at[point("a7").index()];
+        assert!((total(&d) - 1.0).abs() < 1e-5);
+        for k in support(&d) {
+            assert_eq!(combat(rules, Kind::MajorGeneral, k, false), Outcome::DefenderWins, "{k:?}");
+        }
+        assert!(support(&d).contains(&Kind::Marshal) && support(&d).contains(&Kind::Mine));
+
+        // Our attack wins or trades: no enemy piece is left there.
+        for o in [Outcome::AttackerWins, Outcome::BothRemoved] {
+            let mut at = fresh();
+            follow(&pos, &mut at, &played("a6xa7", true, Some(Kind::MajorGeneral), None, Some(o)));
+            assert_eq!(total(&at[point("a7").index()]), 0.0);
+        }
+
+        // The enemy's attack beats our Major general: it moved there, and beats it.
+        let mut at = fresh();
+        follow(&pos, &mut at, &played("a7xa6", false, None, Some(Kind::MajorGeneral), Some(Outcome::AttackerWins)));
+        assert_eq!(total(&at[point("a7").index()]), 0.0);
+        let d = at[point("a6").index()];
+        assert!((total(&d) - 1.0).abs() < 1e-5);
+        assert_eq!(support(&d), vec![Kind::General, Kind::Marshal]);
+    }
+
+    #[test]
+    fn deep_priors_are_the_experts_softmax_over_the_node() {
+        let pos = Position::from_setup(&parse_setup(VIEW).unwrap(), Rules::CLASSIC).unwrap();
+        let params = ParamOverrides::parse("expertdepth=1").unwrap().apply(Params::for_mode(Mode::Classic));
+        let r = with_expert(&pos, None, BeliefSettings::default(), &params, &mut rng(1)).unwrap();
+        let mut deep = DeepPriors::new(&r, &params).expect("asked for");
+        assert_eq!(deep.plies, 2);
+        let off = ParamOverrides::parse("expertdepth=0").unwrap().apply(Params::for_mode(Mode::Classic));
+        assert!(DeepPriors::new(&r, &off).is_none(), "off at depth 0");
+        // The root's own node seen as if below it, no path: the root's priors.
+        let mut actions = Vec::new();
+        pos.legal_actions(&mut actions);
+        let uniform = 1.0 / actions.len() as f32;
+        let edges: Vec<(Action, f32)> = actions.iter().map(|&a| (a, uniform)).collect();
+        let got = deep.priors(&pos, &[], &edges);
+        let want = r.at(params.expert_temp);
+        assert_eq!(got.len(), want.len());
+        let sum: f32 = got.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+        for ((a, g), (b, w)) in edges.iter().map(|e| e.0).zip(&got).zip(&want) {
+            assert_eq!(a, *b);
+            assert!((g - w).abs() < 1e-4, "{a}: {g} against {w}");
+        }
     }
 }
