@@ -409,9 +409,8 @@ pub fn scores_given(view: &Position, at: &[Dist]) -> Vec<(Action, f32)> {
         return Vec::new();
     };
     let mut kinds = Kinds { at: [[0.0; NUM_KINDS]; NUM_POINTS], narrowed: None };
-    for (k, d) in kinds.at.iter_mut().zip(at) {
-        *k = *d;
-    }
+    let n = at.len().min(NUM_POINTS);
+    kinds.at[..n].copy_from_slice(&at[..n]);
     let mut expert = Expert { us, kinds, buf: Vec::with_capacity(actions.len()) };
     actions.into_iter().map(|a| (a, expert.score(view, a))).collect()
 }

@@ -107,7 +107,7 @@ pub struct Hidden {
     root_priors: Option<(RootPriors, u32)>,
     /// The expert's priors below the root, the iteration's actions so far
     /// (as many as they need), and new priors waiting for the tree to be
-    /// writable (node, first edge, priors).
+    /// writable (node, priors in its edges' order).
     deep: Option<DeepPriors>,
     trail: Vec<Played>,
     pending: Vec<(u32, Vec<f32>)>,
@@ -210,8 +210,9 @@ impl IsWorker {
         Self::with_walk(tree, rng, params, walk)
     }
 
-    /// The worker with root priors recomputed as the root's visits grow
-    /// (`None`: the root keeps the priors it has).
+    /// The worker with the root's expert priors `root`: recomputed as the
+    /// root's visits grow when their temperature grows, and carried below
+    /// the root when `expertdepth` asks for it (`None`: neither).
     pub fn with_root_priors(mut self, root: Option<RootPriors>) -> IsWorker {
         self.walk.deep = root.as_ref().and_then(|r| DeepPriors::new(r, &self.core.params));
         self.walk.root_priors = root.filter(RootPriors::grows).map(|r| {

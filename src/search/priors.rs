@@ -148,18 +148,21 @@ impl RootPriors {
         self.temp_growth > 0.0
     }
 
-    /// What the expert believed of each point's enemy piece at the root.
-    pub fn believed(&self) -> &[expert::Dist] {
-        &self.believed
-    }
-
     /// The priors at temperature `temp`, in the order of the actions kept.
     pub fn at(&self, temp: f32) -> Vec<(Action, f32)> {
-        let soft: Vec<f32> = self.actions.iter().map(|&(_, _, s)| (s / temp).exp()).collect();
-        let sum: f32 = soft.iter().sum();
-        let w = self.share;
-        self.actions.iter().zip(&soft).map(|(&(a, u, _), &e)| (a, (1.0 - w) * u + w * e / sum)).collect()
+        let mixed = blend(self.actions.iter().map(|&(_, u, s)| (u, Some(s))), temp, self.share);
+        self.actions.iter().zip(mixed).map(|(&(a, _, _), p)| (a, p)).collect()
     }
+}
+
+/// Priors that take a share `share` from a softmax at `temp` over expert
+/// scores (each less the best score; `None`: an action the expert did not
+/// score, which gets none of that share) and the rest from the usual
+/// priors, from `(usual prior, score)` pairs.
+fn blend(pairs: impl Iterator<Item = (f32, Option<f32>)> + Clone, temp: f32, share: f32) -> Vec<f32> {
+    let soft = |s: Option<f32>| s.map_or(0.0, |s| (s / temp).exp());
+    let sum = pairs.clone().map(|(_, s)| soft(s)).sum::<f32>().max(f32::MIN_POSITIVE);
+    pairs.map(|(u, s)| (1.0 - share) * u + share * soft(s) / sum).collect()
 }
 
 /// The priors of the root's actions (in [`Position::legal_actions`] order)
@@ -260,15 +263,8 @@ impl DeepPriors {
         }
         let scored = expert::scores_given(view, at);
         let max = scored.iter().map(|&(_, s)| s).fold(f32::NEG_INFINITY, f32::max);
-        let mut soft: Vec<f32> = actions
-            .iter()
-            .map(|(a, _)| scored.iter().find(|(b, _)| b == a).map_or(0.0, |&(_, s)| ((s - max) / self.temp).exp()))
-            .collect();
-        let sum: f32 = soft.iter().sum::<f32>().max(f32::MIN_POSITIVE);
-        for (x, (_, u)) in soft.iter_mut().zip(actions) {
-            *x = (1.0 - self.share) * u + self.share * *x / sum;
-        }
-        soft
+        let score = |a: &Action| scored.iter().find(|(b, _)| b == a).map(|&(_, s)| s - max);
+        blend(actions.iter().map(|(a, u)| (*u, score(a))), self.temp, self.share)
     }
 }
 
@@ -365,6 +361,7 @@ mod tests {
         let best = |p: &[(Action, f32)]| p.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
         assert_eq!(best(&hot), best(&cold));
     }
+
     fn point(s: &str) -> crate::board::Point {
         crate::notation::parse_point(s).unwrap()
     }
