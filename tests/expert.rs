@@ -2,7 +2,8 @@
 //! take, keeps its Marshal out of attacks that may remove it, blocks the
 //! approach to its revealed flag, sends an engineer at the guards of a
 //! revealed enemy flag, plays safe exchanges in `open`, and answers the
-//! same for the same seed.
+//! same for the same seed; the search may score its big pieces' attacks
+//! with another caution.
 
 use luzhanqi::belief::BeliefSettings;
 use luzhanqi::notation::{parse_piece, parse_point};
@@ -72,6 +73,22 @@ fn its_marshal_keeps_out_of_attacks_that_may_remove_it() {
     let hidden = [Kind::Captain, Kind::Lieutenant, Kind::Major, Kind::Flag];
     let pos = view(Rules::CLASSIC, &pieces, &hidden);
     assert_eq!(choose(&pos, 1), act("c6xc7"));
+}
+
+#[test]
+fn the_search_may_weigh_its_big_pieces_risk_otherwise() {
+    // The same coin-flip attack of the Marshal, scored for the search's
+    // priors with the extra risk of a big piece's loss multiplied by 0, 1
+    // (the player's own) and 2.
+    let pieces = [("c7", "b?"), ("a10", "b?"), ("e10", "b?"), ("b12", "b?"), ("c6", "r9"), ("a3", "r4"), ("b1", "rF")];
+    let pos = view(Rules::CLASSIC, &pieces, &[Kind::Bomb, Kind::Marshal, Kind::Captain, Kind::Flag]);
+    let attack =
+        |scored: Vec<(Action, f32)>| scored.into_iter().find(|(a, _)| *a == act("c6xc7")).expect("the attack").1;
+    let score = |caution: f32| {
+        attack(expert::scores_with_caution(&pos, None, BeliefSettings::default(), caution, &mut rng(1)).0)
+    };
+    assert_eq!(score(1.0), attack(expert::scores(&pos, None, BeliefSettings::default(), &mut rng(1))));
+    assert!(score(0.0) > score(1.0) && score(1.0) > score(2.0), "{} {} {}", score(0.0), score(1.0), score(2.0));
 }
 
 #[test]

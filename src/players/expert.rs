@@ -165,6 +165,9 @@ struct Expert {
     us: Colour,
     kinds: Kinds,
     buf: Vec<Action>,
+    /// A multiple of the big pieces' extra risk in their own attacks
+    /// ([`BIG_RISK`], [`BIGGEST_RISK`]): 1 for the player.
+    caution: f32,
 }
 
 impl Expert {
@@ -180,7 +183,7 @@ impl Expert {
             Kind::General | Kind::Marshal => BIGGEST_RISK,
             _ => 0.0,
         };
-        let lost = worth(pos, attacker, a, self.us) * (1.0 + risk);
+        let lost = worth(pos, attacker, a, self.us) * (1.0 + risk * self.caution);
         let won = worth(pos, defender, d, self.us);
         let g = match o {
             Outcome::AttackerWins => won,
@@ -388,13 +391,25 @@ pub fn scores_believing(
     settings: BeliefSettings,
     rng: &mut Rng,
 ) -> (Vec<(Action, f32)>, Vec<Dist>) {
+    scores_with_caution(view, game, settings, 1.0, rng)
+}
+
+/// [`scores_believing`] with the big pieces' extra risk in their own
+/// attacks multiplied by `caution` (1: the player's own).
+pub fn scores_with_caution(
+    view: &Position,
+    game: Option<(&Position, &[Token])>,
+    settings: BeliefSettings,
+    caution: f32,
+    rng: &mut Rng,
+) -> (Vec<(Action, f32)>, Vec<Dist>) {
     let mut actions = Vec::new();
     view.legal_actions(&mut actions);
     let Some(us) = view.side_to_move().filter(|_| !actions.is_empty()) else {
         return (Vec::new(), Vec::new());
     };
     let kinds = Kinds::of(view, game, settings, rng);
-    let mut expert = Expert { us, kinds, buf: Vec::new() };
+    let mut expert = Expert { us, kinds, buf: Vec::new(), caution };
     let scored = actions.into_iter().map(|a| (a, expert.score(view, a))).collect();
     (scored, expert.kinds.at.to_vec())
 }
@@ -411,7 +426,7 @@ pub fn scores_given(view: &Position, at: &[Dist]) -> Vec<(Action, f32)> {
     let mut kinds = Kinds { at: [[0.0; NUM_KINDS]; NUM_POINTS], narrowed: None };
     let n = at.len().min(NUM_POINTS);
     kinds.at[..n].copy_from_slice(&at[..n]);
-    let mut expert = Expert { us, kinds, buf: Vec::with_capacity(actions.len()) };
+    let mut expert = Expert { us, kinds, buf: Vec::with_capacity(actions.len()), caution: 1.0 };
     actions.into_iter().map(|a| (a, expert.score(view, a))).collect()
 }
 

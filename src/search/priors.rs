@@ -180,7 +180,7 @@ pub fn with_expert(
     if params.expert_prior <= 0.0 {
         return None;
     }
-    let (mut scored, believed) = expert::scores_believing(pos, game, belief, rng);
+    let (mut scored, believed) = expert::scores_with_caution(pos, game, belief, params.expert_caution, rng);
     if scored.is_empty() {
         return None;
     }
