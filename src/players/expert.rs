@@ -379,23 +379,14 @@ pub fn scores(
     settings: BeliefSettings,
     rng: &mut Rng,
 ) -> Vec<(Action, f32)> {
-    scores_believing(view, game, settings, rng).0
+    scores_with_caution(view, game, settings, 1.0, rng).0
 }
 
-/// [`scores`], and what the expert believed of each point's enemy piece
-/// (a distribution per point, indexed by [`Point::index`]; all zero where
-/// no unnamed enemy piece stands), for [`scores_given`] to read later.
-pub fn scores_believing(
-    view: &Position,
-    game: Option<(&Position, &[Token])>,
-    settings: BeliefSettings,
-    rng: &mut Rng,
-) -> (Vec<(Action, f32)>, Vec<Dist>) {
-    scores_with_caution(view, game, settings, 1.0, rng)
-}
-
-/// [`scores_believing`] with the big pieces' extra risk in their own
-/// attacks multiplied by `caution` (1: the player's own).
+/// [`scores`] with the big pieces' extra risk in their own attacks
+/// multiplied by `caution` (1: the player's own), and what the expert
+/// believed of each point's enemy piece (a distribution per point, indexed
+/// by [`Point::index`]; all zero where no unnamed enemy piece stands), for
+/// [`scores_given`] to read later.
 pub fn scores_with_caution(
     view: &Position,
     game: Option<(&Position, &[Token])>,
@@ -403,31 +394,33 @@ pub fn scores_with_caution(
     caution: f32,
     rng: &mut Rng,
 ) -> (Vec<(Action, f32)>, Vec<Dist>) {
-    let mut actions = Vec::new();
-    view.legal_actions(&mut actions);
-    let Some(us) = view.side_to_move().filter(|_| !actions.is_empty()) else {
-        return (Vec::new(), Vec::new());
-    };
-    let kinds = Kinds::of(view, game, settings, rng);
-    let mut expert = Expert { us, kinds, buf: Vec::new(), caution };
-    let scored = actions.into_iter().map(|a| (a, expert.score(view, a))).collect();
-    (scored, expert.kinds.at.to_vec())
+    score_all(view, caution, || Kinds::of(view, game, settings, rng))
+        .map_or_else(|| (Vec::new(), Vec::new()), |(scored, kinds)| (scored, kinds.at.to_vec()))
 }
 
 /// The expert score of every legal action of `view`, in the order of
 /// [`Position::legal_actions`], each unnamed enemy piece believed to be
-/// distributed as `at` says for its point (see [`scores_believing`]).
+/// distributed as `at` says for its point (see [`scores_with_caution`]).
 pub fn scores_given(view: &Position, at: &[Dist]) -> Vec<(Action, f32)> {
+    let kinds = || {
+        let mut kinds = Kinds { at: [[0.0; NUM_KINDS]; NUM_POINTS], narrowed: None };
+        let n = at.len().min(NUM_POINTS);
+        kinds.at[..n].copy_from_slice(&at[..n]);
+        kinds
+    };
+    score_all(view, 1.0, kinds).map_or_else(Vec::new, |(scored, _)| scored)
+}
+
+/// Every legal action of `view` scored by an expert with the caution
+/// `caution` and the belief `kinds` (made only when there is an action to
+/// score), with that belief; `None` when the side to move has no action.
+fn score_all(view: &Position, caution: f32, kinds: impl FnOnce() -> Kinds) -> Option<(Vec<(Action, f32)>, Kinds)> {
     let mut actions = Vec::new();
     view.legal_actions(&mut actions);
-    let Some(us) = view.side_to_move().filter(|_| !actions.is_empty()) else {
-        return Vec::new();
-    };
-    let mut kinds = Kinds { at: [[0.0; NUM_KINDS]; NUM_POINTS], narrowed: None };
-    let n = at.len().min(NUM_POINTS);
-    kinds.at[..n].copy_from_slice(&at[..n]);
-    let mut expert = Expert { us, kinds, buf: Vec::with_capacity(actions.len()), caution: 1.0 };
-    actions.into_iter().map(|a| (a, expert.score(view, a))).collect()
+    let us = view.side_to_move().filter(|_| !actions.is_empty())?;
+    let mut expert = Expert { us, kinds: kinds(), buf: Vec::with_capacity(actions.len()), caution };
+    let scored = actions.into_iter().map(|a| (a, expert.score(view, a))).collect();
+    Some((scored, expert.kinds))
 }
 
 /// The expert choice for the side to move of `view` (see [`scores`]), ties
