@@ -25,51 +25,32 @@ import statistics
 import subprocess
 import sys
 
-from ljr import games
+from ljr import deployment, games, parse_token, point_name
 
-FILES = "abcde"
-TOKEN = re.compile(r"^([a-e]\d+)([x-])([a-e]\d+)([-+=])?")
 ENGINE = os.environ.get("LUZHANQI", "target/release/luzhanqi")
 ARENA = os.environ.get("ARENA", "target/release/arena")
 NODES = os.environ.get("NODES", "10000")
 PARAMS = os.environ.get("PARAMS", "")
 
 
-def deployment(text, colour):
-    """A deployment string as {point name: kind}, its ranks from the top
-    of the board down (Red's 6 to 1, Blue's 12 to 7)."""
-    top = 6 if colour == "r" else 12
-    out = {}
-    for i, row in enumerate(text.split("/")):
-        f, j = 0, 0
-        while j < len(row):
-            if row[j].isdigit():
-                f += int(row[j])
-                j += 1
-            else:
-                out[f"{FILES[f]}{top - i}"] = (colour, row[j + 1])
-                f += 1
-                j += 2
-    return out
-
-
 def moments(tags, plies, me):
-    """The plies n at which `me`'s Marshal won an attack, each with the
-    point of the bomb that hit it at ply n + 1 (or None)."""
+    """The plies n at which `me`'s Marshal won an attack (from, to), each
+    with the point of the bomb that hit it at ply n + 1 (or None); points
+    by name."""
     pieces = {}
     for c, tag in (("r", "RedSetup"), ("b", "BlueSetup")):
-        pieces.update(deployment(tags[tag], c))
-    parsed = [TOKEN.match(tok) for _, tok, _ in plies]
+        pieces.update((p, (c, k)) for p, k in deployment(tags[tag], c).items())
+    parsed = [parse_token(tok) for _, tok, _ in plies]
     out = []
-    for n, m in enumerate(parsed, 1):
-        if not m:
+    for n, t in enumerate(parsed, 1):
+        if t is None:
             continue
-        a, b, outcome = m.group(1), m.group(3), m.group(4)
+        a, b, outcome = t
         att = pieces.pop(a, None)
         if att == (me, "9") and outcome == "+":
             nxt = parsed[n] if n < len(parsed) else None
-            hit = nxt and nxt.group(3) == b and nxt.group(4) == "=" and pieces.get(nxt.group(1), ("", ""))[1] == "B"
-            out.append((n, a, b, nxt.group(1) if hit else None))
+            hit = nxt and nxt[1] == b and nxt[2] == "=" and pieces.get(nxt[0], ("", ""))[1] == "B"
+            out.append((n, point_name(a), point_name(b), point_name(nxt[0]) if hit else None))
         if outcome is None or outcome == "+":
             pieces[b] = att
         elif outcome == "=":

@@ -1,5 +1,6 @@
 """Reads the arena's game records (.ljr, format in tools/arena/README.md):
-each game's tags and plies, for the scripts beside it."""
+each game's tags and plies, the deployments and the move and attack
+tokens, for the scripts beside it."""
 import re
 
 TAG = re.compile(r'^\[(\w+) "([^"]*)"\]$', re.M)
@@ -19,3 +20,48 @@ def games(text):
         game = "[Game " + chunk
         plies = [(colour, token, int(ms)) for colour, token, ms in PLY.findall(game)]
         yield dict(TAG.findall(game)), plies, game
+
+
+FILES = "abcde"
+
+
+def point(s):
+    """A point's name (`c3`) as (file, rank), both from 0."""
+    return FILES.index(s[0]), int(s[1:]) - 1
+
+
+def point_name(p):
+    """The name of the point (file, rank)."""
+    return f"{FILES[p[0]]}{p[1] + 1}"
+
+
+def deployment(text, colour):
+    """A deployment string as {(file, rank): kind}: its six ranks are
+    written from the top of the board down (Red's 6 to 1, Blue's 12 to 7)."""
+    ranks = text.split("/")
+    top = 5 if colour == "r" else 11
+    out = {}
+    for i, row in enumerate(ranks):
+        rank = top - i
+        f, j = 0, 0
+        while j < len(row):
+            c = row[j]
+            if c.isdigit():
+                f += int(c)
+                j += 1
+            else:
+                out[(f, rank)] = row[j + 1]
+                f += 1
+                j += 2
+    return out
+
+
+TOKEN = re.compile(r"^([a-e]\d+)([x-])([a-e]\d+)([-+=])?")
+
+
+def parse_token(tok):
+    """A move or attack token as (from, to, outcome: None for a move)."""
+    m = TOKEN.match(tok)
+    if not m:
+        return None
+    return point(m.group(1)), point(m.group(3)), m.group(4)

@@ -17,46 +17,7 @@ import statistics
 import sys
 from collections import Counter, defaultdict
 
-from ljr import games
-
-FILES = "abcde"
-
-
-def point(s):
-    return FILES.index(s[0]), int(s[1:]) - 1
-
-
-def deployment(text, colour):
-    """A deployment string as {(file, rank): kind}: its six ranks are
-    written from the top of the board down (Red's 6 to 1, Blue's 12 to 7)."""
-    ranks = text.split("/")
-    top = 5 if colour == "r" else 11
-    out = {}
-    for i, row in enumerate(ranks):
-        rank = top - i
-        f, j = 0, 0
-        while j < len(row):
-            c = row[j]
-            if c.isdigit():
-                f += int(c)
-                j += 1
-            else:
-                out[(f, rank)] = row[j + 1]
-                f += 1
-                j += 2
-    return out
-
-
-TOKEN = re.compile(r"^([a-e]\d+)([x-])([a-e]\d+)([-+=])?")
-
-
-def parse_token(tok):
-    """A move or attack token as (from, to, outcome: None for a move)."""
-    m = TOKEN.match(tok)
-    if not m:
-        return None
-    return point(m.group(1)), point(m.group(3)), m.group(4)
-
+from ljr import deployment, games, parse_token
 
 def replay(tags, plies):
     """The Marshal's fall and the flag shown for each colour."""
