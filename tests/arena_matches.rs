@@ -297,3 +297,38 @@ fn three_shards_merged_equal_one_run_of_the_same_match() {
     sprt.run.sprt = Some("elo0=0 elo1=200".parse().unwrap());
     assert!(run(&sprt).unwrap_err().contains("--sprt with --shard"));
 }
+
+/// Runs one of `tools/scripts/` with Python 3 and returns its stdout.
+fn script(name: &str, args: &[&str]) -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/scripts/");
+    let out = std::process::Command::new("python3")
+        .arg(format!("{path}{name}"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("python3 {name}: {e} (the record scripts need Python 3)"));
+    assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_record_scripts_count_what_the_records_hold() {
+    let out = out_file("scripts-classic.ljr");
+    let engines = [real("greedy", "greedy"), real("random", "random")];
+    let cfg = config(engines, Variant::Classic, 8, out.clone());
+    let (_, records) = play(&cfg);
+    let record = out.to_str().unwrap();
+    for engine in ["greedy", "random"] {
+        let colour = |r: &GameRecord| if r.name(Colour::Red) == engine { Colour::Red } else { Colour::Blue };
+        let lost: Vec<&GameRecord> = records.iter().filter(|r| r.winner.is_some_and(|w| w != colour(r))).collect();
+        let by_flag = lost.iter().filter(|r| r.termination == Termination::Flag).count();
+        let text = script("falls.py", &[engine, record]);
+        let first = format!("{engine}: {} losses, {by_flag} with its flag taken", lost.len());
+        assert!(text.starts_with(&first), "{first}\n{text}");
+        // Each flag taken counts once by how the guard in front of it fell.
+        let guards = text.lines().find(|l| l.contains("the mine in front of the flag fell to")).unwrap();
+        let counted: usize = guards.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse::<usize>().ok()).sum();
+        assert_eq!(counted, by_flag, "{text}");
+    }
+    let text = script("marshal-flag.py", &[record]);
+    assert!(text.contains("greedy") && text.contains("random"), "{text}");
+}

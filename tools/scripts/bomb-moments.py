@@ -25,7 +25,7 @@ import statistics
 import subprocess
 import sys
 
-from ljr import deployment, games, parse_token, point_name
+from ljr import games, point_name, walk
 
 ENGINE = os.environ.get("LUZHANQI", "target/release/luzhanqi")
 ARENA = os.environ.get("ARENA", "target/release/arena")
@@ -37,24 +37,13 @@ def moments(tags, plies, me):
     """The plies n at which `me`'s Marshal won an attack (from, to), each
     with the point of the bomb that hit it at ply n + 1 (or None); points
     by name."""
-    pieces = {}
-    for c, tag in (("r", "RedSetup"), ("b", "BlueSetup")):
-        pieces.update((p, (c, k)) for p, k in deployment(tags[tag], c).items())
-    parsed = [parse_token(tok) for _, tok, _ in plies]
+    steps = list(walk(tags, plies))
     out = []
-    for n, t in enumerate(parsed, 1):
-        if t is None:
-            continue
-        a, b, outcome = t
-        att = pieces.pop(a, None)
-        if att == (me, "9") and outcome == "+":
-            nxt = parsed[n] if n < len(parsed) else None
-            hit = nxt and nxt[1] == b and nxt[2] == "=" and pieces.get(nxt[0], ("", ""))[1] == "B"
-            out.append((n, point_name(a), point_name(b), point_name(nxt[0]) if hit else None))
-        if outcome is None or outcome == "+":
-            pieces[b] = att
-        elif outcome == "=":
-            pieces.pop(b, None)
+    for i, (n, _, a, b, outcome, att, _) in enumerate(steps):
+        if att is not None and (att.colour, att.kind) == (me, "9") and outcome == "+":
+            nxt = steps[i + 1] if i + 1 < len(steps) and steps[i + 1][0] == n + 1 else None
+            hit = nxt and nxt[3] == b and nxt[4] == "=" and nxt[5] is not None and nxt[5].kind == "B"
+            out.append((n, point_name(a), point_name(b), point_name(nxt[2]) if hit else None))
     return out
 
 

@@ -65,3 +65,39 @@ def parse_token(tok):
     if not m:
         return None
     return point(m.group(1)), point(m.group(3)), m.group(4)
+
+
+class Piece:
+    """A piece in a replayed game: its colour (`r`, `b`), its kind's letter
+    as in a deployment string (`9` the Marshal, `B` a bomb, ...) and the
+    moves and attacks it has made."""
+
+    __slots__ = ("colour", "kind", "moves")
+
+    def __init__(self, colour, kind):
+        self.colour, self.kind, self.moves = colour, kind, 0
+
+
+def walk(tags, plies):
+    """Replays a two-player game from its true deployments (`RedSetup`,
+    `BlueSetup`): yields (n, colour, from, to, outcome, attacker, defender)
+    for each move or attack, ply n from 1, points as (file, rank), the
+    outcome None for a move, the pieces as they stood before it (the
+    defender None for a move); the board is updated once the caller asks
+    for the next ply. Tokens it cannot read are skipped."""
+    board = {}
+    for c, tag in (("r", "RedSetup"), ("b", "BlueSetup")):
+        board.update((p, Piece(c, k)) for p, k in deployment(tags[tag], c).items())
+    for n, (colour, tok, _) in enumerate(plies, 1):
+        t = parse_token(tok)
+        if t is None:
+            continue
+        a, b, outcome = t
+        att, dfd = board.pop(a, None), board.get(b)
+        yield n, colour, a, b, outcome, att, dfd
+        if att is not None:
+            att.moves += 1
+        if outcome is None or outcome == "+":
+            board[b] = att
+        elif outcome == "=":
+            board.pop(b, None)

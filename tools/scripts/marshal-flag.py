@@ -17,38 +17,25 @@ import statistics
 import sys
 from collections import Counter, defaultdict
 
-from ljr import deployment, games, parse_token
+from ljr import games, walk
 
 def replay(tags, plies):
     """The Marshal's fall and the flag shown for each colour."""
-    board = {}
-    for c in "rb":
-        for p, k in deployment(tags[("Red" if c == "r" else "Blue") + "Setup"], c).items():
-            board[p] = (c, k)
     fell = {}
-    for n, (colour, tok, _) in enumerate(plies, 1):
-        parsed = parse_token(tok)
-        if parsed is None:
-            continue
-        a, b, outcome = parsed
-        att = board.pop(a, None)
+    for n, _, _, _, outcome, att, dfd in walk(tags, plies):
         if outcome is None:
-            board[b] = att
             continue
-        dfd = board.get(b)
         removed = []
         if outcome == "+":
             removed.append((dfd, att))
-            board[b] = att
         elif outcome == "-":
             removed.append((att, dfd))
         else:
-            board.pop(b, None)
             removed += [(att, dfd), (dfd, att)]
         for lost, other in removed:
-            if lost and lost[1] == "9" and lost[0] not in fell:
+            if lost and lost.kind == "9" and lost.colour not in fell:
                 attacker = lost is att
-                k = other[1] if other else "?"
+                k = other.kind if other else "?"
                 if k == "9":
                     how = "traded with the Marshal" if attacker else "attacked by the Marshal"
                 elif k == "B":
@@ -57,7 +44,7 @@ def replay(tags, plies):
                     how = "attacked a landmine"
                 else:
                     how = f"lost to {k}"
-                fell[lost[0]] = (n, how)
+                fell[lost.colour] = (n, how)
     return fell
 
 
