@@ -20,7 +20,7 @@ use crate::belief::Belief;
 use crate::belief::sampler::WorldSampler;
 use crate::board::Bitboard;
 use crate::board::Point;
-use crate::board::topology::NUM_POINTS;
+use crate::board::topology::{CAMPS, NUM_POINTS};
 use crate::combat::{Outcome, attack_allowed};
 use crate::movegen::ActionSink;
 use crate::piece::{Colour, Kind, Piece};
@@ -121,11 +121,15 @@ const RETUNE_STEP: f32 = 1.1;
 /// distance in actions (index 1: it can attack now), centipawns.
 const EXPOSED_DANGER: [f32; 6] = [0.0, 550.0, 275.0, 140.0, 70.0, 35.0];
 
-/// The danger to `side`'s Marshal in `world` from the enemy's bombs.
+/// The danger to `side`'s Marshal in `world` from the enemy's bombs (none
+/// while it stands in a camp, where no piece can be attacked).
 fn bomb_danger(world: &Position, side: Colour) -> f32 {
     let Some(marshal) = world.pieces_of(side, Some(Kind::Marshal)).first() else {
         return 0.0;
     };
+    if CAMPS.contains(marshal) {
+        return 0.0;
+    }
     let bombs = world.pieces_of(side.opposite(), Some(Kind::Bomb));
     if bombs.is_empty() {
         return 0.0;
@@ -454,5 +458,30 @@ mod tests {
         assert!(!exposed("d6xd7+"), "another piece won");
         assert!(exposed("b6-b5 e7xe6-"), "it won defending");
         assert!(!exposed("b6-b5 e7xe6+"), "it lost defending");
+    }
+
+    /// A world with Blue's pieces known (Red's deployment mirrored, a bomb
+    /// on e8, the Marshal on e7) after `moves`.
+    fn world(moves: &str) -> Position {
+        let blue = "bBbFbMbMb1/b5b4b3b6bM/b21b21b7/b2b31b3b1/b11b81bB/b7b6b5b4b9";
+        let red = "r7r6r5r4r9/r11r81r6/r2r31r3r1/r21r21r7/r5r4r3rBrM/rBrFrMrMr1";
+        let setup = parse_setup(&format!("{blue}/{red} r 0 0 -")).unwrap();
+        let mut pos = Position::from_setup(&setup, Rules::CLASSIC).unwrap();
+        for t in parse_tokens(moves).unwrap() {
+            pos.apply_token(t).unwrap();
+        }
+        pos
+    }
+
+    #[test]
+    fn a_marshal_in_a_camp_is_out_of_the_bombs_reach() {
+        // Blue's Marshal steps into the camp d8 and its bomb comes to e7.
+        let danger = |red: [&str; 2]| bomb_danger(&world(&format!("{} e7-d8 {} e8-e7", red[0], red[1])), Colour::Red);
+        // Red's Marshal on e6: the bomb attacks it now.
+        assert_eq!(danger(["a6-b5", "b5-a6"]), EXPOSED_DANGER[1]);
+        // On e5, a post: the bomb slides down the railway through e6.
+        assert_eq!(danger(["e5-d5", "e6-e5"]), EXPOSED_DANGER[1]);
+        // In the camp d5, as near, nothing may attack it.
+        assert_eq!(danger(["e6-d5", "a6-b5"]), 0.0);
     }
 }
