@@ -13,9 +13,10 @@ deployments) and prints, for the games ENGINE lost:
 - the kind of the piece that cleared that guard and of the one that took
   the flag;
 and, over all its games, the bombs that hit its Marshal: by a railway
-slide or a step, how often the bomb had moved before, and how many plies
-after the Marshal's first winning attack (the moment the enemy can tell
-where a big piece stands) the hit came.
+slide or a step, how often the bomb had moved before, what the Marshal
+did on the ply before the hit (won an attack, moved, or neither), and how
+many plies after the Marshal's first winning attack (the moment the enemy
+can tell where a big piece stands) the hit came.
 """
 import collections
 import sys
@@ -43,6 +44,7 @@ def main():
     clearer = collections.Counter()
     taker = collections.Counter()
     hits, moved, since, after_fall = collections.Counter(), collections.Counter(), [], []
+    before_hit = collections.Counter()
     for path in sys.argv[2:]:
         for tags, plies, _ in games(open(path).read()):
             me = "r" if tags.get("Red") == engine else "b" if tags.get("Blue") == engine else None
@@ -53,12 +55,15 @@ def main():
             front = (flag[0], flag[1] + (1 if me == "r" else -1))
             lost = tags["Result"] == ("0-1" if me == "r" else "1-0")
             cleared, cleared_by, first_win, last_taker, marshal_fell = None, None, None, None, None
+            marshal_acted = None
             for n, colour, a, b, out, att, dfd in walk(tags, plies):
                 if att is None:
                     break
                 slide = abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1
                 if colour == me and att.kind == "9" and out == "+" and first_win is None:
                     first_win = n
+                if colour == me and att.kind == "9":
+                    marshal_acted = (n, out)
                 if colour != me and dfd is not None and dfd.colour == me:
                     if dfd.kind == "M" and b == front and out == "+" and cleared is None:
                         cleared = "a railway slide" if slide else "a step"
@@ -68,6 +73,10 @@ def main():
                     if dfd.kind == "9" and att.kind == "B":
                         hits["a railway slide" if slide else "a step"] += 1
                         moved[min(att.moves, 3)] += 1
+                        if marshal_acted is None or marshal_acted[0] != n - 1:
+                            before_hit["it stood still"] += 1
+                        else:
+                            before_hit["it won an attack" if marshal_acted[1] == "+" else "it moved"] += 1
                         if first_win is not None:
                             since.append(n - first_win)
                 mine_fell = (dfd is not None and dfd.colour == me and dfd.kind == "9" and out in ("+", "=")) or (
@@ -95,6 +104,7 @@ def main():
     print(f"  bombs hit its Marshal in {n} games: " + ", ".join(f"{k} {v}" for k, v in hits.most_common()))
     print("  the bomb had moved before: " + ", ".join(
         f"{'3 or more' if k == 3 else k} times {v}" for k, v in sorted(moved.items())))
+    print("  the ply before the hit: " + ", ".join(f"{k} {v}" for k, v in before_hit.most_common()))
     print(f"  plies after the Marshal's first winning attack: {quantiles(since)}"
           f" ({n - len(since)} hits before any)")
 
