@@ -21,7 +21,7 @@ can tell where a big piece stands) the hit came.
 import collections
 import sys
 
-from ljr import deployment, games, walk
+from ljr import deployment, games, removed, walk
 
 KIND_NAME = {"1": "Engineer", "2": "rank 2", "3": "rank 3", "4": "rank 4", "5": "rank 5", "6": "rank 6",
              "7": "rank 7", "8": "General", "9": "Marshal", "B": "bomb", "M": "mine", "F": "flag"}
@@ -79,9 +79,7 @@ def main():
                             before_hit["it won an attack" if marshal_acted[1] == "+" else "it moved"] += 1
                         if first_win is not None:
                             since.append(n - first_win)
-                mine_fell = (dfd is not None and dfd.colour == me and dfd.kind == "9" and out in ("+", "=")) or (
-                    att.colour == me and att.kind == "9" and out in ("-", "=")
-                )
+                mine_fell = any(p is not None and (p.colour, p.kind) == (me, "9") for p, _ in removed(out, att, dfd))
                 if marshal_fell is None and mine_fell:
                     marshal_fell = n
             if lost:

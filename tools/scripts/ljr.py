@@ -101,3 +101,15 @@ def walk(tags, plies):
             board[b] = att
         elif outcome == "=":
             board.pop(b, None)
+
+
+def removed(outcome, attacker, defender):
+    """The pieces an attack with `outcome` (`+`, `-`, `=`; None for a
+    move) removes, each as (lost, the piece it lost to)."""
+    if outcome == "+":
+        return [(defender, attacker)]
+    if outcome == "-":
+        return [(attacker, defender)]
+    if outcome == "=":
+        return [(attacker, defender), (defender, attacker)]
+    return []

@@ -17,22 +17,13 @@ import statistics
 import sys
 from collections import Counter, defaultdict
 
-from ljr import games, walk
+from ljr import games, removed, walk
 
 def replay(tags, plies):
     """The Marshal's fall and the flag shown for each colour."""
     fell = {}
     for n, _, _, _, outcome, att, dfd in walk(tags, plies):
-        if outcome is None:
-            continue
-        removed = []
-        if outcome == "+":
-            removed.append((dfd, att))
-        elif outcome == "-":
-            removed.append((att, dfd))
-        else:
-            removed += [(att, dfd), (dfd, att)]
-        for lost, other in removed:
+        for lost, other in removed(outcome, att, dfd):
             if lost and lost.kind == "9" and lost.colour not in fell:
                 attacker = lost is att
                 k = other.kind if other else "?"
