@@ -21,10 +21,22 @@ can tell where a big piece stands) the hit came.
 import collections
 import sys
 
-from ljr import deployment, games, removed, walk
+from ljr import deployment, games, point, removed, walk
 
 KIND_NAME = {"1": "Engineer", "2": "rank 2", "3": "rank 3", "4": "rank 4", "5": "rank 5", "6": "rank 6",
              "7": "rank 7", "8": "General", "9": "Marshal", "B": "bomb", "M": "mine", "F": "flag"}
+
+
+# The camps (RULES.md): the only points with diagonal links.
+CAMPS = {point(name) for name in ("b3", "d3", "c4", "b5", "d5", "b8", "d8", "c9", "b10", "d10")}
+
+
+def is_step(a, b):
+    """Whether a piece going from `a` to `b` could have taken one link: to
+    an orthogonal neighbour, or diagonally into or out of a camp.
+    Otherwise it slid along the railway (an Engineer's slide may turn)."""
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return dx + dy == 1 or (dx == dy == 1 and (a in CAMPS or b in CAMPS))
 
 
 def quantiles(xs):
@@ -59,7 +71,7 @@ def main():
             for n, colour, a, b, out, att, dfd in walk(tags, plies):
                 if att is None:
                     break
-                slide = abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1
+                slide = not is_step(a, b)
                 if colour == me and att.kind == "9" and out == "+" and first_win is None:
                     first_win = n
                 if colour == me and att.kind == "9":
