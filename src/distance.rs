@@ -10,7 +10,7 @@
 //! not counted (a slide is straight), so an Engineer may be nearer than
 //! it says.
 
-use crate::board::topology::{ADJACENT, NUM_POINTS, RAILWAY};
+use crate::board::topology::{ADJACENT, CAMPS, NUM_POINTS, RAILWAY};
 use crate::board::{Bitboard, Point};
 use crate::movegen::slides;
 use crate::piece::{Colour, Kind};
@@ -27,14 +27,18 @@ pub const MAX_LIMIT: u8 = 63;
 
 /// For every point, the actions a piece of `mover` standing there needs to
 /// attack `target`, up to `limit` (at most [`MAX_LIMIT`]; farther: [`FAR`]).
+/// A piece in a camp cannot be attacked: every point is [`FAR`] from it.
 pub fn actions_to(pos: &Position, target: Point, mover: Colour, limit: u8) -> [u8; NUM_POINTS] {
     let occupied = pos.occupied();
+    let mut dist = [FAR; NUM_POINTS];
+    if occupied.contains(target) && CAMPS.contains(target) {
+        return dist;
+    }
     let blocked = pos.facedown() | pos.pieces(mover);
     let mines = pos.pieces_of(mover.opposite(), Some(Kind::Mine));
     let limit = usize::from(limit.min(MAX_LIMIT));
     // Points by tentative distance (Dial's buckets); distances are small.
     let mut buckets = [Bitboard::EMPTY; MAX_LIMIT as usize + 1];
-    let mut dist = [FAR; NUM_POINTS];
     let mut done = Bitboard::EMPTY;
     buckets[0].insert(target);
     for d in 0..=limit {
@@ -95,5 +99,18 @@ mod tests {
         assert_eq!(d[at("a3").index()], 3);
         let limited = actions_to(&pos, at("b1"), Colour::Blue, 2);
         assert_eq!(limited[at("e11").index()], FAR);
+    }
+
+    #[test]
+    fn a_piece_in_a_camp_is_out_of_reach() {
+        // A Red piece in the camp b3, a Blue one beside it on b4.
+        let pos = parse_position(
+            "5/5/5/5/5/5/5/5/1b?3/1r63/5/rMrFrM2 b 0 40 r1r1r1r2r2r2r3r3r3r4r4r5r5r6r7r7r8r9rBrBrMb?b?b?b?b?b?b?b?b?b?b?b?b?b?b?b?b?b?b?b?b?b?b?b?",
+            Rules::CLASSIC,
+        )
+        .expect("position");
+        assert!(actions_to(&pos, at("b3"), Colour::Blue, MAX_LIMIT).iter().all(|&d| d == FAR));
+        // The empty camp d3 may be entered.
+        assert_eq!(actions_to(&pos, at("d3"), Colour::Blue, MAX_LIMIT)[at("b4").index()], 2);
     }
 }

@@ -20,7 +20,7 @@ use crate::belief::Belief;
 use crate::belief::sampler::WorldSampler;
 use crate::board::Bitboard;
 use crate::board::Point;
-use crate::board::topology::{CAMPS, NUM_POINTS};
+use crate::board::topology::NUM_POINTS;
 use crate::combat::{Outcome, attack_allowed};
 use crate::movegen::ActionSink;
 use crate::piece::{Colour, Kind, Piece};
@@ -122,14 +122,12 @@ const RETUNE_STEP: f32 = 1.1;
 const EXPOSED_DANGER: [f32; 6] = [0.0, 550.0, 275.0, 140.0, 70.0, 35.0];
 
 /// The danger to `side`'s Marshal in `world` from the enemy's bombs (none
-/// while it stands in a camp, where no piece can be attacked).
+/// while it stands in a camp, where no piece can attack it: no bomb is
+/// any number of actions from it).
 fn bomb_danger(world: &Position, side: Colour) -> f32 {
     let Some(marshal) = world.pieces_of(side, Some(Kind::Marshal)).first() else {
         return 0.0;
     };
-    if CAMPS.contains(marshal) {
-        return 0.0;
-    }
     let bombs = world.pieces_of(side.opposite(), Some(Kind::Bomb));
     if bombs.is_empty() {
         return 0.0;
