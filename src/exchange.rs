@@ -152,16 +152,22 @@ pub fn forecast_with(pos: &Position, from: Point, to: Point, counts: Option<&Una
     }
     let pa = distribution_with(pos, from, true, counts);
     let pd = distribution_with(pos, to, false, counts);
+    // The defender's possible kinds once, in order (often one: our piece).
+    let mut defenders = [(Kind::Flag, 0.0f32); NUM_KINDS];
+    let mut n = 0;
+    for d in Kind::ALL {
+        let wd = pd[d.index()];
+        if wd != 0.0 {
+            defenders[n] = (d, wd);
+            n += 1;
+        }
+    }
     for a in Kind::ALL {
         let wa = pa[a.index()];
         if wa == 0.0 {
             continue;
         }
-        for d in Kind::ALL {
-            let wd = pd[d.index()];
-            if wd == 0.0 {
-                continue;
-            }
+        for &(d, wd) in &defenders[..n] {
             let p = wa * wd;
             let o = combat(rules, a, d, cleared);
             f.prob[o as usize] += p;
