@@ -7,7 +7,7 @@
 //! kind, walks among all consistent assignments (Metropolis acceptance on
 //! the soft-evidence weights, uniform without them).
 
-use rand::RngExt;
+use rand::{Rng as _, RngExt};
 
 use super::{Belief, KindSet, has};
 use crate::piece::{ARMY, Kind, NUM_KINDS, Piece};
@@ -134,13 +134,19 @@ impl WorldSampler {
         if n < 2 {
             return;
         }
+        // Indices from 32-bit halves of one draw by multiply-shift (n is at
+        // most 25: a bias below 1e-8), the rotation's quarter from the top
+        // bits of a second draw and its third index from that draw's low half.
+        let index = |bits: u64| (((bits & 0xffff_ffff) * n as u64) >> 32) as usize;
         for _ in 0..steps {
-            let i = self.free[rng.random_range(0..n)];
-            let j = self.free[rng.random_range(0..n)];
+            let r = rng.next_u64();
+            let i = self.free[index(r)];
+            let j = self.free[index(r >> 32)];
             let (ki, kj) = (self.assign[i], self.assign[j]);
-            if n >= 3 && rng.random_bool(0.25) {
+            let r = if n >= 3 { rng.next_u64() } else { u64::MAX };
+            if r >> 62 == 0 {
                 // Rotate i -> j -> l -> i.
-                let l = self.free[rng.random_range(0..n)];
+                let l = self.free[index(r)];
                 let kl = self.assign[l];
                 if i == j
                     || j == l
