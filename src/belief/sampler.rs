@@ -20,10 +20,16 @@ pub const STEPS_PER_WORLD: usize = 40;
 /// A sampler of worlds for one belief.
 #[derive(Clone, Debug)]
 pub struct WorldSampler {
-    kinds: Vec<KindSet>,
-    weights: Vec<[f32; NUM_KINDS]>,
+    /// The kind of every piece of the belief now.
     assign: Vec<Kind>,
+    /// The pieces that can be more than one kind: the chain's moves.
     free: Vec<usize>,
+    /// The free pieces' possible kinds, weights and kinds now, in the order
+    /// of `free` (the chain's steps read these, without going through
+    /// `free`; `assign` is brought up to date after each walk).
+    free_kinds: Vec<KindSet>,
+    free_weights: Vec<[f32; NUM_KINDS]>,
+    free_assign: Vec<Kind>,
 }
 
 /// Slots of the army: each kind as many times as the army has it.
@@ -113,8 +119,11 @@ impl WorldSampler {
             }
         };
         let weights = weights.unwrap_or_else(|| vec![[1.0; NUM_KINDS]; kinds.len()]);
-        let free = (0..kinds.len()).filter(|&i| kinds[i].count_ones() > 1).collect();
-        let mut s = WorldSampler { kinds, weights, assign, free };
+        let free: Vec<usize> = (0..kinds.len()).filter(|&i| kinds[i].count_ones() > 1).collect();
+        let free_kinds = free.iter().map(|&i| kinds[i]).collect();
+        let free_weights = free.iter().map(|&i| weights[i]).collect();
+        let free_assign = free.iter().map(|&i| assign[i]).collect();
+        let mut s = WorldSampler { assign, free, free_kinds, free_weights, free_assign };
         s.walk(STEPS_PER_WORLD * 4, rng);
         Some(s)
     }
@@ -124,56 +133,49 @@ impl WorldSampler {
         &self.assign
     }
 
-    fn weight(&self, i: usize, k: Kind) -> f32 {
-        self.weights[i][k.index()]
-    }
-
     /// Runs `steps` steps of the chain.
     pub fn walk(&mut self, steps: usize, rng: &mut Rng) {
         let n = self.free.len();
         if n < 2 {
             return;
         }
+        let (kinds, weights, assign) = (&self.free_kinds[..n], &self.free_weights[..n], &mut self.free_assign[..n]);
+        let weight = |i: usize, k: Kind| weights[i][k.index()];
         // Indices from 32-bit halves of one draw by multiply-shift (n is at
         // most 25: a bias below 1e-8), the rotation's quarter from the top
         // bits of a second draw and its third index from that draw's low half.
         let index = |bits: u64| (((bits & 0xffff_ffff) * n as u64) >> 32) as usize;
         for _ in 0..steps {
             let r = rng.next_u64();
-            let i = self.free[index(r)];
-            let j = self.free[index(r >> 32)];
-            let (ki, kj) = (self.assign[i], self.assign[j]);
+            let (i, j) = (index(r), index(r >> 32));
+            let (ki, kj) = (assign[i], assign[j]);
             let r = if n >= 3 { rng.next_u64() } else { u64::MAX };
             if r >> 62 == 0 {
                 // Rotate i -> j -> l -> i.
-                let l = self.free[index(r)];
-                let kl = self.assign[l];
-                if i == j
-                    || j == l
-                    || i == l
-                    || !has(self.kinds[i], kl)
-                    || !has(self.kinds[j], ki)
-                    || !has(self.kinds[l], kj)
-                {
+                let l = index(r);
+                let kl = assign[l];
+                if i == j || j == l || i == l || !has(kinds[i], kl) || !has(kinds[j], ki) || !has(kinds[l], kj) {
                     continue;
                 }
-                let ratio = self.weight(i, kl) * self.weight(j, ki) * self.weight(l, kj)
-                    / (self.weight(i, ki) * self.weight(j, kj) * self.weight(l, kl)).max(f32::MIN_POSITIVE);
+                let ratio = weight(i, kl) * weight(j, ki) * weight(l, kj)
+                    / (weight(i, ki) * weight(j, kj) * weight(l, kl)).max(f32::MIN_POSITIVE);
                 if ratio >= 1.0 || rng.random::<f32>() < ratio {
-                    self.assign[i] = kl;
-                    self.assign[j] = ki;
-                    self.assign[l] = kj;
+                    assign[i] = kl;
+                    assign[j] = ki;
+                    assign[l] = kj;
                 }
                 continue;
             }
-            if ki == kj || !has(self.kinds[i], kj) || !has(self.kinds[j], ki) {
+            if ki == kj || !has(kinds[i], kj) || !has(kinds[j], ki) {
                 continue;
             }
-            let ratio = self.weight(i, kj) * self.weight(j, ki)
-                / (self.weight(i, ki) * self.weight(j, kj)).max(f32::MIN_POSITIVE);
+            let ratio = weight(i, kj) * weight(j, ki) / (weight(i, ki) * weight(j, kj)).max(f32::MIN_POSITIVE);
             if ratio >= 1.0 || rng.random::<f32>() < ratio {
-                self.assign.swap(i, j);
+                assign.swap(i, j);
             }
+        }
+        for (&p, &k) in self.free.iter().zip(assign.iter()) {
+            self.assign[p] = k;
         }
     }
 
