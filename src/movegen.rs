@@ -99,6 +99,15 @@ impl Grouped {
         pos.generate(self);
     }
 
+    /// The attacks of the side to move in `pos` only (none once the game
+    /// is over), replacing what was kept: [`Grouped::attacks`] as after
+    /// [`Grouped::of`], the moves not listed.
+    #[inline]
+    pub fn attacks_of(&mut self, pos: &Position) {
+        self.clear();
+        pos.generate_attacks(self);
+    }
+
     /// Number of actions, each flip counted once.
     #[inline]
     pub fn len(&self) -> usize {
@@ -225,8 +234,22 @@ impl Position {
 
     /// Like [`Position::generate`], without looking at whether the game is over.
     pub fn generate_unchecked<S: ActionSink>(&self, sink: &mut S) {
+        self.generate_with::<S, true>(sink);
+    }
+
+    /// Like [`Position::generate`] without the flips and moves: each piece's
+    /// attacks, its moves left empty (what the evaluation's threats need).
+    pub fn generate_attacks<S: ActionSink>(&self, sink: &mut S) {
+        if self.outcome_without_actions().is_none() {
+            self.generate_with::<S, false>(sink);
+        }
+    }
+
+    /// The generator; flips and moves only with `MOVES`.
+    #[inline]
+    fn generate_with<S: ActionSink, const MOVES: bool>(&self, sink: &mut S) {
         let facedown = self.facedown();
-        if facedown.any() {
+        if MOVES && facedown.any() {
             sink.flips(facedown);
         }
         let Some(us) = self.side_to_move() else {
@@ -272,16 +295,20 @@ impl Position {
             } else {
                 ranked_targets
             };
-            let mut moves = steps & empty;
+            let mut moves = if MOVES { steps & empty } else { Bitboard::EMPTY };
             let mut attacks = steps & targets;
             if RAILWAY.contains(from) {
                 if ((engineers | unknown) & bit).any() {
                     let reach = engineer_reach(from, empty);
-                    moves |= reach - bit;
+                    if MOVES {
+                        moves |= reach - bit;
+                    }
                     attacks |= rail_neighbours(reach) & targets;
                 } else {
                     let (reach, blockers) = slides(from, occupied);
-                    moves |= reach;
+                    if MOVES {
+                        moves |= reach;
+                    }
                     attacks |= blockers & targets;
                 }
             }

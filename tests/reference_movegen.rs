@@ -356,6 +356,15 @@ fn compare(t: &Topo, pos: &Position, what: &str) -> Result<(), String> {
     if !extra.is_empty() {
         errors.push(format!("engine adds {}", extra.join(" ")));
     }
+    // The attacks-only generator (the evaluation's threats) lists the
+    // list's attacks, in its order.
+    let mut attacks = Vec::new();
+    pos.generate_attacks(&mut attacks);
+    let listed: Vec<Action> = engine.iter().copied().filter(|a| a.kind() == ActionKind::Attack).collect();
+    if attacks != listed {
+        let show = |v: &[Action]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" ");
+        errors.push(format!("attacks only: {} where the list has {}", show(&attacks), show(&listed)));
+    }
     if errors.is_empty() {
         Ok(())
     } else {

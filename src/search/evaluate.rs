@@ -174,7 +174,7 @@ pub fn terms(pos: &Position, actions: &Grouped, scratch: &mut Grouped, race: boo
     let [m_them, e_them, b_them] = material(pos, them);
     let race = if race { flag_danger(pos, them) - flag_danger(pos, us) } else { 0.0 };
     let null = pos.with_side_to_move(them);
-    scratch.of(&null);
+    scratch.attacks_of(&null);
     [m_us - m_them, e_us - e_them, b_us - b_them, race, best_gain(pos, actions), -best_gain(&null, scratch)]
 }
 

@@ -49,9 +49,9 @@ pub fn scores(pos: &Position, actions: &[Action], scratch: &mut Vec<Action>, out
     let forecast = |a: &Action| forecast_with(pos, a.from(), a.to(), counts.as_ref()).expected_gain();
     // Points of ours the enemy could attack profitably now.
     scratch.clear();
-    pos.with_side_to_move(them).legal_actions(scratch);
+    pos.with_side_to_move(them).generate_attacks(scratch);
     let mut threatened = Bitboard::EMPTY;
-    for a in scratch.iter().filter(|a| a.kind() == ActionKind::Attack) {
+    for a in scratch.iter() {
         if forecast(a) > 0.0 {
             threatened.insert(a.to());
         }
