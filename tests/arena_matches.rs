@@ -100,8 +100,8 @@ fn greedy_against_random_in_every_variant() {
         assert!(rows.len() <= decided.iter().map(|r| r.plies.len()).sum::<usize>() && !rows.is_empty(), "{variant}");
         assert!(rows.iter().all(|r| [0.0, 0.5, 1.0].contains(&r.result)));
         assert!(rows.iter().any(|r| r.held_out) && rows.iter().any(|r| !r.held_out));
-        let start = [1.0, 1.0, 1.0, 1.0, 0.6, 0.25];
-        let fitted = arena::tune::fit(&start, &[true; 6], &rows);
+        let start = [1.0, 1.0, 1.0, 1.0, 1.0, 0.6, 0.25];
+        let fitted = arena::tune::fit(&start, &[true; 7], &rows);
         let train = |r: &arena::tune::Row| !r.held_out;
         assert!(arena::tune::loss(&fitted, &rows, train).0 < arena::tune::loss(&start, &rows, train).0, "{variant}");
     }

@@ -20,6 +20,10 @@ pub const SCALE: f32 = 600.0;
 /// worth of the last one.
 const NO_ENGINEER: f32 = 400.0;
 const LAST_ENGINEER: f32 = 150.0;
+/// Where any piece takes the flag: a side with no Engineer or bomb left
+/// while the enemy has landmines, and with one.
+const NO_BREACHER: f32 = 300.0;
+const ONE_BREACHER: f32 = 100.0;
 /// What a bomb loses once the enemy's Marshal and Generals are gone.
 const BOMB_WITHOUT_TARGET: f32 = 200.0;
 /// How fast the piece count takes over towards a flip quiet limit, and how
@@ -42,7 +46,7 @@ const FLAG_DANGER: [f32; 7] = [0.0, 1000.0, 500.0, 250.0, 120.0, 60.0, 30.0];
 /// at the average of what is not accounted for), the engineers where only
 /// they take flags, and the bombs' loss once the enemy has no Marshal or
 /// General left.
-fn material(pos: &Position, c: Colour) -> [f32; 3] {
+fn material(pos: &Position, c: Colour) -> [f32; 4] {
     let them = c.opposite();
     let mut m = 0.0;
     let alive = |k: Kind| f32::from(ARMY[k.index()].saturating_sub(pos.removed_count(c, Some(k))));
@@ -82,7 +86,23 @@ fn material(pos: &Position, c: Colour) -> [f32; 3] {
     let big_enemy = ARMY[Kind::Marshal.index()] > pos.removed_count(them, Some(Kind::Marshal))
         || ARMY[Kind::General.index()] > pos.removed_count(them, Some(Kind::General));
     let idle = if big_enemy { 0.0 } else { -alive(Kind::Bomb) * BOMB_WITHOUT_TARGET };
-    [m, engineer, idle]
+    // Where any piece may take the flag, a flag walled by landmines still
+    // falls only through an Engineer or a bomb: without one, the game is
+    // at best drawn at the quiet limit.
+    let enemy_mines = ARMY[Kind::Mine.index()] > pos.removed_count(them, Some(Kind::Mine));
+    let breachers = if pos.rules().flag_needs_engineer || !enemy_mines {
+        0.0
+    } else {
+        let n = alive(Kind::Engineer) + alive(Kind::Bomb);
+        if n < 0.5 {
+            -NO_BREACHER
+        } else if n < 1.5 {
+            -ONE_BREACHER
+        } else {
+            0.0
+        }
+    };
+    [m, engineer, idle, breachers]
 }
 
 /// Whether the enemy of `side` knows where `side`'s flag stands: always in
@@ -101,10 +121,10 @@ fn flag_known(pos: &Position, side: Colour) -> bool {
 /// against it); the evaluation is their weighted sum, squashed. The
 /// order is the order of the sum. `tools/arena`'s `tune` fits the weights
 /// to game results.
-pub const TERMS: [&str; 6] = ["material", "engineers", "idlebombs", "race", "ownthreat", "theirthreat"];
+pub const TERMS: [&str; 7] = ["material", "engineers", "idlebombs", "breachers", "race", "ownthreat", "theirthreat"];
 
 /// The flag race's index in [`TERMS`].
-const RACE: usize = 3;
+const RACE: usize = 4;
 
 /// The weight of each of [`TERMS`] (from [`Params`], whose `SearchParams`
 /// names are the terms' names).
@@ -124,6 +144,7 @@ impl Weights {
             params.w_material,
             params.w_engineers,
             params.w_idle_bombs,
+            params.w_breachers,
             params.flag_race,
             params.w_own_threat,
             params.w_their_threat,
@@ -170,12 +191,20 @@ pub fn terms(pos: &Position, actions: &Grouped, scratch: &mut Grouped, race: boo
         return [0.0; TERMS.len()];
     };
     let them = us.opposite();
-    let [m_us, e_us, b_us] = material(pos, us);
-    let [m_them, e_them, b_them] = material(pos, them);
+    let [m_us, e_us, b_us, x_us] = material(pos, us);
+    let [m_them, e_them, b_them, x_them] = material(pos, them);
     let race = if race { flag_danger(pos, them) - flag_danger(pos, us) } else { 0.0 };
     let null = pos.with_side_to_move(them);
     scratch.attacks_of(&null);
-    [m_us - m_them, e_us - e_them, b_us - b_them, race, best_gain(pos, actions), -best_gain(&null, scratch)]
+    [
+        m_us - m_them,
+        e_us - e_them,
+        b_us - b_them,
+        x_us - x_them,
+        race,
+        best_gain(pos, actions),
+        -best_gain(&null, scratch),
+    ]
 }
 
 /// The expected score for the side to move, from its legal `actions`
@@ -261,6 +290,27 @@ mod tests {
         // Where the quiet limit is decided otherwise (open keeps its edge), nothing fades.
         let open = Position::from_setup(&pos.to_setup(), Rules::OPEN).expect("valid in open");
         assert_eq!(eval_at_quiet(&open, 0), eval_at_quiet(&open, 110));
+    }
+
+    #[test]
+    fn a_side_without_engineers_or_bombs_cannot_breach_a_mined_flag() {
+        // The end of a classic game drawn at the quiet limit (3100c80 against
+        // `expert`), Red's 6 on b10 made an Engineer: Red has one
+        // mine-breaker, Blue none, and both flags stand walled by mines.
+        let fen = "1b2bMbFbM/3bM1/1r13/5/5/5/5/5/5/5/1rM2b4/rMrFrMr51 b 0 263 \
+                   r1r1r2r2r2r3r3r3r4r4r5r6r6r7r7r8r9rBrBb1b1b1b2b2b3b3b3b4b5b5b6b6b7b7b8b9bBbB";
+        let fen = fen.split_whitespace().collect::<Vec<_>>().join(" ");
+        let pos = crate::notation::parse_position(&fen, Rules::CLASSIC).expect("valid");
+        let mut actions = Grouped::new();
+        actions.of(&pos);
+        let t = terms(&pos, &actions, &mut Grouped::new(), false);
+        // Blue to move: none (-300) against Red's one (-100).
+        assert_eq!(t[TERMS.iter().position(|&n| n == "breachers").unwrap()], -NO_BREACHER + ONE_BREACHER);
+        // Where only Engineers take flags (flip's rule) the term is off.
+        let rules = Rules { flag_needs_engineer: true, ..Rules::CLASSIC };
+        let pos = crate::notation::parse_position(&fen, rules).expect("valid");
+        let t = terms(&pos, &actions, &mut Grouped::new(), false);
+        assert_eq!(t[3], 0.0);
     }
 
     #[test]

@@ -147,7 +147,7 @@ mod tests {
     fn the_fit_recovers_the_weight_that_made_the_results() {
         // Results drawn from the model with material weight 2: the fit,
         // started at 1, moves there and lowers the loss.
-        let truth: Weights = [2.0, 1.0, 1.0, 1.0, 0.6, 0.25];
+        let truth: Weights = [2.0, 1.0, 1.0, 0.0, 1.0, 0.6, 0.25];
         let mut rows = Vec::new();
         let mut state = 12345u64;
         for i in 0..4000 {
@@ -157,7 +157,7 @@ mod tests {
             let u = (state >> 11) as f64 / (1u64 << 53) as f64;
             rows.push(row(m, if u < p { 1.0 } else { 0.0 }));
         }
-        let start: Weights = [1.0, 1.0, 1.0, 1.0, 0.6, 0.25];
+        let start: Weights = [1.0, 1.0, 1.0, 0.0, 1.0, 0.6, 0.25];
         let mut free = [false; TERMS.len()];
         free[0] = true;
         let w = fit(&start, &free, &rows);
