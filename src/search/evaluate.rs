@@ -44,8 +44,9 @@ const FLAG_DANGER: [f32; 7] = [0.0, 1000.0, 500.0, 250.0, 120.0, 60.0, 30.0];
 /// The material terms of one side in centipawns: the value table's worth
 /// of what is left (removed pieces of unknown kind, as in a classic view,
 /// at the average of what is not accounted for), the engineers where only
-/// they take flags, and the bombs' loss once the enemy has no Marshal or
-/// General left.
+/// they take flags, the bombs' loss once the enemy has no Marshal or
+/// General left, and the mine-breakers (Engineers and bombs) where any
+/// piece takes flags.
 fn material(pos: &Position, c: Colour) -> [f32; 4] {
     let them = c.opposite();
     let mut m = 0.0;
@@ -89,8 +90,7 @@ fn material(pos: &Position, c: Colour) -> [f32; 4] {
     // Where any piece may take the flag, a flag walled by landmines still
     // falls only through an Engineer or a bomb: without one, the game is
     // at best drawn at the quiet limit.
-    let enemy_mines = ARMY[Kind::Mine.index()] > pos.removed_count(them, Some(Kind::Mine));
-    let breachers = if pos.rules().flag_needs_engineer || !enemy_mines {
+    let breachers = if pos.rules().flag_needs_engineer || pos.mines_cleared(them) {
         0.0
     } else {
         let n = alive(Kind::Engineer) + alive(Kind::Bomb);
@@ -294,6 +294,7 @@ mod tests {
 
     #[test]
     fn a_side_without_engineers_or_bombs_cannot_breach_a_mined_flag() {
+        const BREACHERS: usize = 3;
         // The end of a classic game drawn at the quiet limit (3100c80 against
         // `expert`), Red's 6 on b10 made an Engineer: Red has one
         // mine-breaker, Blue none, and both flags stand walled by mines.
@@ -305,12 +306,14 @@ mod tests {
         actions.of(&pos);
         let t = terms(&pos, &actions, &mut Grouped::new(), false);
         // Blue to move: none (-300) against Red's one (-100).
-        assert_eq!(t[TERMS.iter().position(|&n| n == "breachers").unwrap()], -NO_BREACHER + ONE_BREACHER);
+        assert_eq!(TERMS[BREACHERS], "breachers");
+        assert_eq!(t[BREACHERS], -NO_BREACHER + ONE_BREACHER);
         // Where only Engineers take flags (flip's rule) the term is off.
         let rules = Rules { flag_needs_engineer: true, ..Rules::CLASSIC };
         let pos = crate::notation::parse_position(&fen, rules).expect("valid");
+        actions.of(&pos);
         let t = terms(&pos, &actions, &mut Grouped::new(), false);
-        assert_eq!(t[3], 0.0);
+        assert_eq!(t[BREACHERS], 0.0);
     }
 
     #[test]
