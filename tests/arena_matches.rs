@@ -331,4 +331,12 @@ fn the_record_scripts_count_what_the_records_hold() {
     }
     let text = script("marshal-flag.py", &[record]);
     assert!(text.contains("greedy") && text.contains("random"), "{text}");
+    // The slow moves: each of an engine's plies once, those over the limit.
+    for limit in [0u64, 2] {
+        let plies = records.iter().flat_map(|r| r.plies.iter().filter(move |p| r.name(p.colour) == "greedy"));
+        let (moves, over) = plies.fold((0, 0), |(m, o), p| (m + 1, o + usize::from(p.ms > limit)));
+        let text = script("slow-moves.py", &["greedy", &limit.to_string(), record]);
+        let counted = format!("greedy {moves} moves, {over} over {limit} ms");
+        assert!(text.contains(&counted), "{counted}\n{text}");
+    }
 }
