@@ -105,7 +105,10 @@ def main():
     print("same choice:")
     for x, y in itertools.combinations(rows[0].keys(), 2):
         same = sum(r[x][0] == r[y][0] for r in rows) / len(rows)
-        print(f"  {x:>12} and {y:<12} {same:6.1%}")
+        differ = [(r[x][0], r[y][0]) for r in rows if r[x][0] != r[y][0]]
+        attacks = [("x" in a) + ("x" in b) for a, b in differ]
+        print(f"  {x:>12} and {y:<12} {same:6.1%}  (of the {len(differ)} others: both moves {attacks.count(0)}, "
+              f"one attack {attacks.count(1)}, both attacks {attacks.count(2)})")
     print("the two most visited root actions (nodes/seed: median |cp1 - cp2|, share within 5 and 10 cp, median visit share of the first):")
     for key in rows[0]:
         tops = [r[key][1] for r in rows if len(r[key][1]) >= 2]
