@@ -25,7 +25,7 @@ import statistics
 import subprocess
 import sys
 
-from ljr import games, point_name, walk
+from ljr import games, point_name, told, walk
 
 ENGINE = os.environ.get("LUZHANQI", "target/release/luzhanqi")
 ARENA = os.environ.get("ARENA", "target/release/arena")
@@ -51,11 +51,8 @@ def search(record, game, colour, ply, bomber, played):
     """The belief in `bomber` being a bomb, the played action's share of
     the root's visits and its score, and the three most visited actions,
     when the view before `ply` is searched again."""
-    told = subprocess.run([ARENA, "replay", record, "--game", str(game), "--as", colour],
-                          capture_output=True, text=True, check=True).stdout
-    fen = re.search(r"^position fen (.*)$", told, re.M).group(1)
-    lines = re.findall(r"^\s+(\d+)\. [rb] (.*?)\s+\d+ ms$", told, re.M)
-    moves = [t for i, rest in lines if int(i) < ply for t in rest.split()]
+    _, fen, plies = told(ARENA, record, game, colour)
+    moves = [t for i, _, tokens in plies if i < ply for t in tokens]
     commands = ["setoption name Variant value classic", "setoption name ShowBelief value true",
                 "setoption name ShowRootStats value true", "setoption name Seed value 5",
                 f"setoption name SearchParams value {PARAMS}",

@@ -1,7 +1,9 @@
 """Reads the arena's game records (.ljr, format in tools/arena/README.md):
 each game's tags and plies, the deployments and the move and attack
-tokens, for the scripts beside it."""
+tokens, and what a side was told (`arena replay --as`), for the scripts
+beside it."""
 import re
+import subprocess
 
 TAG = re.compile(r'^\[(\w+) "([^"]*)"\]$', re.M)
 # '<n> <r|b> <token> <ms> [reveals]'; four-player records: '<n> <s|e|n|w> ...'
@@ -113,3 +115,20 @@ def removed(outcome, attacker, defender):
     if outcome == "=":
         return [(attacker, defender), (defender, attacker)]
     return []
+
+
+# `arena replay --as` output: the side's engine, and one line per ply told.
+TOLD_NAME = re.compile(r"^What \w+ \((.*)\) was told:$", re.M)
+TOLD_PLY = re.compile(r"^\s+(\d+)\. ([rb]) (.*?)\s+\d+ ms$", re.M)
+
+
+def told(arena, record, game, colour):
+    """What `colour` (`red`, `blue`) was told in game `game` of `record`,
+    as `arena replay --as` prints it: the name of its engine, the start
+    position string (after `position fen`), and each ply as (number,
+    mover `r`/`b`, the history tokens told: the action and any reveals)."""
+    out = subprocess.run([arena, "replay", record, "--game", str(game), "--as", colour],
+                         capture_output=True, text=True, check=True).stdout
+    name = TOLD_NAME.search(out).group(1)
+    fen = re.search(r"^position fen (.*)$", out, re.M).group(1)
+    return name, fen, [(int(n), mover, rest.split()) for n, mover, rest in TOLD_PLY.findall(out)]

@@ -21,8 +21,9 @@ import statistics
 import subprocess
 import sys
 
-MOVE = re.compile(r"\s*(\d+)\. ([rb]) (\S+)\s+(.*)$")
-ROOT = re.compile(r"info rootstat (\S+) visits (\d+) score cp (-?\d+) wdl \d+ \d+ \d+ prior (\S+)")
+from ljr import told
+
+ROOT = re.compile(r"info rootstat (\S+) visits (\d+) score cp (-?\d+) wdl ")
 
 
 def positions(arena, record, name, games, every):
@@ -30,23 +31,17 @@ def positions(arena, record, name, games, every):
     out = []
     for g in range(1, games + 1):
         for colour in ("red", "blue"):
-            text = subprocess.run([arena, "replay", "--as", colour, "--game", str(g), record],
-                                  capture_output=True, text=True, check=True).stdout.splitlines()
-            if len(text) < 3 or f"{colour} ({name})" not in text[1]:
+            engine, fen, plies = told(arena, record, g, colour)
+            if engine != name:
                 continue
-            fen = text[2].split("position fen ", 1)[1]
             tokens, own = [], 0
-            for line in text[3:]:
-                m = MOVE.match(line)
-                if not m:
-                    continue
-                if m.group(2) == colour[0]:
+            for n, mover, words in plies:
+                if mover == colour[0]:
                     own += 1
                     if own % every == 0:
                         moves = f" moves {' '.join(tokens)}" if tokens else ""
-                        out.append((g, int(m.group(1)), f"position fen {fen}{moves}"))
-                tokens.append(m.group(3))
-                tokens.extend(w for w in m.group(4).split() if "=" in w)
+                        out.append((g, n, f"position fen {fen}{moves}"))
+                tokens.extend(words)
     return out
 
 
