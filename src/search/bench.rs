@@ -43,7 +43,9 @@ fn search_all(
     report: &mut dyn FnMut(String),
     control: &Control,
 ) -> (u64, u64) {
-    let belief = BeliefSettings { uniform: false, soft_evidence: false };
+    // The engine's own belief, soft evidence included, so that the classic
+    // signature follows the shipped evidence too.
+    let belief = BeliefSettings::default();
     let cfg = SearchConfig { threads: 1, hash_mb: 64, seed: 1, move_overhead: 0, belief, ..SearchConfig::default() };
     let mut total = 0u64;
     let start = Instant::now();

@@ -61,9 +61,11 @@ enum Sub {
         /// Only the games numbered in this range, FIRST-LAST.
         #[arg(long, value_parser = parse_range)]
         games: Option<(u64, u64)>,
-        /// The soft evidence's exponents, START,BEHAVIOUR (default: the engine's).
+        /// The soft evidence's exponents, START,BEHAVIOUR, and optionally
+        /// the share of deployments the start counts are trusted for,
+        /// START,BEHAVIOUR,TRUST (default: the engine's).
         #[arg(long, value_parser = parse_gammas)]
-        gamma: Option<(f32, f32)>,
+        gamma: Option<(f32, f32, f32)>,
         /// Count the soft evidence from these records instead of using the
         /// engine's shipped counts.
         #[arg(long = "counts-from", num_args = 1..)]
@@ -128,10 +130,15 @@ fn parse_range(s: &str) -> Result<(u64, u64), String> {
     Ok((f(a)?, f(b)?))
 }
 
-fn parse_gammas(s: &str) -> Result<(f32, f32), String> {
-    let (a, b) = s.split_once(',').ok_or("START,BEHAVIOUR")?;
+fn parse_gammas(s: &str) -> Result<(f32, f32, f32), String> {
     let f = |x: &str| x.trim().parse::<f32>().map_err(|e| format!("'{x}': {e}"));
-    Ok((f(a)?, f(b)?))
+    match s.split(',').collect::<Vec<_>>()[..] {
+        [a, b] => Ok((f(a)?, f(b)?, 1.0)),
+        [a, b, t] => Ok((f(a)?, f(b)?, f(t)?)).and_then(|g| {
+            if (0.0..=1.0).contains(&g.2) { Ok(g) } else { Err(format!("TRUST from 0 to 1, not {}", g.2)) }
+        }),
+        _ => Err("START,BEHAVIOUR or START,BEHAVIOUR,TRUST".into()),
+    }
 }
 
 #[derive(clap::Args)]
@@ -431,20 +438,21 @@ struct BeliefArgs {
     engine: Option<String>,
     every: usize,
     games: Option<(u64, u64)>,
-    gamma: Option<(f32, f32)>,
+    gamma: Option<(f32, f32, f32)>,
     counts_from: Vec<PathBuf>,
 }
 
 fn belief(file: &PathBuf, a: &BeliefArgs) -> Result<(), String> {
-    use luzhanqi::belief::evidence::{EvidenceCounts, GAMMA_BEHAVIOUR, GAMMA_START};
+    use luzhanqi::belief::evidence::{EvidenceCounts, GAMMA_BEHAVIOUR, GAMMA_START, START_TRUST};
     let records = read_records(std::slice::from_ref(file), a.games)?;
     let counts = if a.counts_from.is_empty() {
         EvidenceCounts::shipped()
     } else {
         arena::belief_eval::count_evidence(&read_records(&a.counts_from, None)?, 1)?
     };
-    let (gs, gb) = a.gamma.unwrap_or((GAMMA_START, GAMMA_BEHAVIOUR));
-    let report = arena::belief_eval::evaluate(&records, a.engine.as_deref(), a.every, &counts.model(gs, gb))?;
+    let (gs, gb, trust) = a.gamma.unwrap_or((GAMMA_START, GAMMA_BEHAVIOUR, START_TRUST));
+    let model = counts.model_trusting(gs, gb, trust);
+    let report = arena::belief_eval::evaluate(&records, a.engine.as_deref(), a.every, &model)?;
     luzhanqi::outln!("{}", report.text());
     Ok(())
 }
