@@ -51,28 +51,27 @@ def allowed(c, k):
     return True
 
 
+def named(text, colour):
+    """(colour, file, rank, kind index) of the pieces a deployment string
+    names (`?`, a piece not named, left out)."""
+    return [(colour, f, r, LETTERS.index(k)) for (f, r), k in deployment(text, colour).items() if k != "?"]
+
+
 def from_log(path, side):
-    """(colour, file, rank, kind index) of the named pieces in each `side starts from` position."""
+    """The named pieces of each `side starts from` position: its top six
+    ranks are Blue's half, the bottom six Red's."""
     out = []
     for m in re.finditer(side + r" starts from: position fen (\S+)", open(path, encoding="utf-8").read()):
-        for i, row in enumerate(m.group(1).split("/")):
-            rank, f, j = 11 - i, 0, 0
-            while j < len(row):
-                if row[j].isdigit():
-                    f += int(row[j])
-                    j += 1
-                    continue
-                if row[j + 1] != "?":
-                    out.append((row[j], f, rank, LETTERS.index(row[j + 1])))
-                f, j = f + 1, j + 2
+        ranks = m.group(1).split("/")
+        out += named("/".join(ranks[:6]), "b") + named("/".join(ranks[6:]), "r")
     return out
 
 
 def from_record(path):
+    """The pieces of both deployments of every game of a record."""
     out = []
     for tags, _, _ in games(open(path, encoding="utf-8").read()):
-        for c, tag in (("r", "RedSetup"), ("b", "BlueSetup")):
-            out += [(c, f, r, LETTERS.index(k)) for (f, r), k in deployment(tags[tag], c).items()]
+        out += named(tags["RedSetup"], "r") + named(tags["BlueSetup"], "b")
     return out
 
 
@@ -89,8 +88,7 @@ def mean_log_p(pieces, counts, gamma, trust):
             elif counts is None:
                 w.append(prior[kk])
             else:
-                row = counts[c]
-                p = (row[kk] + prior[kk]) / (sum(row) + 1)
+                p = (counts[c][kk] + prior[kk]) / (sum(counts[c]) + 1)
                 p = trust * p + (1 - trust) * prior[kk]
                 w.append(prior[kk] * (p / prior[kk]) ** gamma)
         s += math.log(w[k] / sum(w))

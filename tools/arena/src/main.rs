@@ -132,13 +132,16 @@ fn parse_range(s: &str) -> Result<(u64, u64), String> {
 
 fn parse_gammas(s: &str) -> Result<(f32, f32, f32), String> {
     let f = |x: &str| x.trim().parse::<f32>().map_err(|e| format!("'{x}': {e}"));
-    match s.split(',').collect::<Vec<_>>()[..] {
-        [a, b] => Ok((f(a)?, f(b)?, 1.0)),
-        [a, b, t] => Ok((f(a)?, f(b)?, f(t)?)).and_then(|g| {
-            if (0.0..=1.0).contains(&g.2) { Ok(g) } else { Err(format!("TRUST from 0 to 1, not {}", g.2)) }
-        }),
-        _ => Err("START,BEHAVIOUR or START,BEHAVIOUR,TRUST".into()),
+    let (a, b, t) = match s.split(',').collect::<Vec<_>>()[..] {
+        [a, b] => (a, b, None),
+        [a, b, t] => (a, b, Some(t)),
+        _ => return Err("START,BEHAVIOUR or START,BEHAVIOUR,TRUST".into()),
+    };
+    let (a, b, trust) = (f(a)?, f(b)?, t.map(f).transpose()?.unwrap_or(1.0));
+    if !(0.0..=1.0).contains(&trust) {
+        return Err(format!("TRUST from 0 to 1, not {trust}"));
     }
+    Ok((a, b, trust))
 }
 
 #[derive(clap::Args)]
