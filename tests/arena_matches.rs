@@ -331,6 +331,34 @@ fn the_record_scripts_count_what_the_records_hold() {
     }
     let text = script("marshal-flag.py", &[record]);
     assert!(text.contains("greedy") && text.contains("random"), "{text}");
+    // Each Marshal hit by a bomb counted once by the combats it had won.
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(n) = l.trim().strip_prefix("hit by a bomb: ") else { continue };
+        let hits: usize = n.split(',').next().unwrap().parse().unwrap();
+        let wins = lines[i + 1..]
+            .iter()
+            .find_map(|l| l.trim().strip_prefix("hit by a bomb after winning combats: "))
+            .expect("the wins line");
+        let counted: usize =
+            wins.split(", ").map(|part| part.rsplit(": ").next().unwrap().parse::<usize>().unwrap()).sum();
+        assert_eq!(counted, hits, "{text}");
+    }
+    // A Marshal that beat a General and was hit by a bomb on the next ply
+    // (Red's on c2 takes c7, Blue's bomb on c10 answers).
+    let bombed = out_file("bombed.ljr");
+    std::fs::write(
+        &bombed,
+        "[Game \"1\"]\n[Variant \"classic\"]\n[Red \"a\"]\n[Blue \"b\"]\n\
+         [RedSetup \"r3r7r3r6r5/r11r21rB/r2r11rBr4/r71r21r8/r6rMr9r1r4/rMrFrMr5r3\"]\n\
+         [BlueSetup \"b3b2bMbFbM/b7b6bBbMb5/b71bB1b1/b3b21b2b5/b91b41b1/b1b6b8b3b4\"]\n\
+         [Result \"0-1\"]\n\n1 r c2xc7+ 5\n2 b c10xc7= 5\n",
+    )
+    .unwrap();
+    let text = script("marshal-flag.py", &[bombed.to_str().unwrap()]);
+    assert!(text.contains("hit by a bomb: 1, scoring 0%"), "{text}");
+    assert!(text.contains("hit by a bomb after winning combats: 0: 0, 1: 1, 2: 0, 3 or more: 0"), "{text}");
+    assert!(text.contains("the highest rank it had beaten then: 8: 1"), "{text}");
     // The slow moves: each of an engine's plies once, those over the limit.
     for limit in [0u64, 2] {
         let plies = records.iter().flat_map(|r| r.plies.iter().filter(move |p| r.name(p.colour) == "greedy"));

@@ -8,7 +8,10 @@ by a bomb, attacking a landmine, taken by the enemy Marshal, with that
 engine's score in the games it fell so, and in those where it lived), the flag
 shown (and in how many of that engine's losses), its results by which
 flags were shown (none, only its own, only the enemy's, both with its own
-first, both with the enemy's first), the plies of wins and losses.
+first, both with the enemy's first), the plies of wins and losses; and
+for the Marshals hit by a bomb, how many combats each had won before (the
+moment the enemy can tell where a big piece stands) and the highest rank
+it had beaten.
 
 Usage: tools/scripts/marshal-flag.py RECORD.ljr [RECORD.ljr ...]
 """
@@ -20,9 +23,14 @@ from collections import Counter, defaultdict
 from ljr import games, removed, walk
 
 def replay(tags, plies):
-    """The Marshal's fall and the flag shown for each colour."""
+    """For each colour whose Marshal fell: the ply, how, and the combats it
+    had won before as (count, the highest rank beaten or None)."""
     fell = {}
+    wins = {"r": [], "b": []}
     for n, _, _, _, outcome, att, dfd in walk(tags, plies):
+        for winner, loser in ((att, dfd),) if outcome == "+" else ((dfd, att),) if outcome == "-" else ():
+            if winner and loser and winner.kind == "9" and winner.colour not in fell and loser.kind in RANKS:
+                wins[winner.colour].append(loser.kind)
         for lost, other in removed(outcome, att, dfd):
             if lost and lost.kind == "9" and lost.colour not in fell:
                 attacker = lost is att
@@ -35,8 +43,12 @@ def replay(tags, plies):
                     how = "attacked a landmine"
                 else:
                     how = f"lost to {k}"
-                fell[lost.colour] = (n, how)
+                w = wins[lost.colour]
+                fell[lost.colour] = (n, how, (len(w), max(w, key=RANKS.index) if w else None))
     return fell
+
+
+RANKS = "123456789"
 
 
 def wdl(results, key):
@@ -57,6 +69,8 @@ def main(paths):
     hows = defaultdict(Counter)
     by_flags = defaultdict(Counter)
     by_how = defaultdict(Counter)
+    bombed_wins = defaultdict(Counter)
+    bombed_top = defaultdict(Counter)
     for path in paths:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -79,6 +93,10 @@ def main(paths):
                 lengths[name]["win" if won else "loss" if lost else "draw"].append(len(plies))
                 letter = "W" if won else "L" if lost else "D"
                 by_how[name][(fell[c][1] if c in fell else "survived", letter)] += 1
+                if c in fell and fell[c][1] == "hit by a bomb":
+                    count, top = fell[c][2]
+                    bombed_wins[name][min(count, 3)] += 1
+                    bombed_top[name][top or "none"] += 1
                 if c in fell:
                     s["marshal fell"] += 1
                     fall_plies[name].append(fell[c][0])
@@ -103,6 +121,11 @@ def main(paths):
         print(f"  Marshal fell in {s['marshal fell']} ({100 * s['marshal fell'] / g:.0f}%), median ply {median}")
         for how, n in hows[name].most_common():
             print(f"    {how}: {n}, scoring {score(*wdl(by_how[name], how)):.0f}%")
+        if bombed_wins[name]:
+            counts = ", ".join(f"{k if k < 3 else '3 or more'}: {bombed_wins[name][k]}" for k in range(4))
+            print(f"    hit by a bomb after winning combats: {counts}")
+            tops = ", ".join(f"{k}: {bombed_top[name][k]}" for k in ["none", *RANKS[:-1]] if bombed_top[name][k])
+            print(f"    the highest rank it had beaten then: {tops}")
         alive = wdl(by_how[name], "survived")
         if sum(alive):
             print(f"  Marshal alive at the end: {sum(alive)}, scoring {score(*alive):.0f}%")
