@@ -22,16 +22,19 @@ from collections import Counter, defaultdict
 
 from ljr import games, removed, walk
 
+RANKS = "123456789"
+
+
 def replay(tags, plies):
     """For each colour whose Marshal fell: the ply, how, and the combats it
     had won before as (count, the highest rank beaten or None)."""
     fell = {}
     wins = {"r": [], "b": []}
     for n, _, _, _, outcome, att, dfd in walk(tags, plies):
-        for winner, loser in ((att, dfd),) if outcome == "+" else ((dfd, att),) if outcome == "-" else ():
-            if winner and loser and winner.kind == "9" and winner.colour not in fell and loser.kind in RANKS:
-                wins[winner.colour].append(loser.kind)
         for lost, other in removed(outcome, att, dfd):
+            # A Marshal that removed a ranked piece and stayed won a combat.
+            if outcome != "=" and other and other.kind == "9" and other.colour not in fell and lost and lost.kind in RANKS:
+                wins[other.colour].append(lost.kind)
             if lost and lost.kind == "9" and lost.colour not in fell:
                 attacker = lost is att
                 k = other.kind if other else "?"
@@ -46,9 +49,6 @@ def replay(tags, plies):
                 w = wins[lost.colour]
                 fell[lost.colour] = (n, how, (len(w), max(w, key=RANKS.index) if w else None))
     return fell
-
-
-RANKS = "123456789"
 
 
 def wdl(results, key):
