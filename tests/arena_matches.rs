@@ -365,6 +365,28 @@ fn the_record_scripts_count_what_the_records_hold() {
     assert!(text.contains("hit by a bomb: 1, scoring 0%"), "{text}");
     assert!(text.contains("hit by a bomb after winning combats: 0: 0, 1: 1, 2: 0, 3 or more: 0"), "{text}");
     assert!(text.contains("the highest rank it had beaten then: 8: 1"), "{text}");
+    // deployment-scores.py: every group of lines adds up to greedy's games
+    // and results.
+    let colour = |r: &GameRecord| if r.name(Colour::Red) == "greedy" { Colour::Red } else { Colour::Blue };
+    let wins = records.iter().filter(|r| r.winner == Some(colour(r))).count();
+    let draws = records.iter().filter(|r| r.winner.is_none()).count();
+    let totals = [wins, draws, records.len() - wins - draws];
+    let text = script("deployment-scores.py", &["greedy", record]);
+    assert!(text.starts_with(&format!("greedy: {} games\n", records.len())), "{text}");
+    // A group's heading is indented by two spaces, its lines by four.
+    let mut sums: Vec<[usize; 3]> = Vec::new();
+    for line in text.lines().skip(1) {
+        if !line.starts_with("    ") {
+            sums.push([0; 3]);
+            continue;
+        }
+        let wdl = line.split(": ").nth(1).and_then(|r| r.split(',').next()).expect("a W-D-L line");
+        let sum = sums.last_mut().expect("a heading first");
+        for (s, n) in sum.iter_mut().zip(wdl.split('-')) {
+            *s += n.parse::<usize>().unwrap();
+        }
+    }
+    assert_eq!(sums, vec![totals; 5], "{text}");
     // The slow moves: each of an engine's plies once, those over the limit.
     for limit in [0u64, 2] {
         let plies = records.iter().flat_map(|r| r.plies.iter().filter(move |p| r.name(p.colour) == "greedy"));
