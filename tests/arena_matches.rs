@@ -334,9 +334,10 @@ fn the_record_scripts_count_what_the_records_hold() {
     let cfg = config(engines, Variant::Classic, 8, out.clone());
     let (_, records) = play(&cfg);
     let record = out.to_str().unwrap();
+    let colour = |r: &GameRecord, engine: &str| if r.name(Colour::Red) == engine { Colour::Red } else { Colour::Blue };
     for engine in ["greedy", "random"] {
-        let colour = |r: &GameRecord| if r.name(Colour::Red) == engine { Colour::Red } else { Colour::Blue };
-        let lost: Vec<&GameRecord> = records.iter().filter(|r| r.winner.is_some_and(|w| w != colour(r))).collect();
+        let lost: Vec<&GameRecord> =
+            records.iter().filter(|r| r.winner.is_some_and(|w| w != colour(r, engine))).collect();
         let by_flag = lost.iter().filter(|r| r.termination == Termination::Flag).count();
         let text = script("falls.py", &[engine, record]);
         let first = format!("{engine}: {} losses, {by_flag} with its flag taken", lost.len());
@@ -367,8 +368,7 @@ fn the_record_scripts_count_what_the_records_hold() {
     assert!(text.contains("the highest rank it had beaten then: 8: 1"), "{text}");
     // deployment-scores.py: every group of lines adds up to greedy's games
     // and results.
-    let colour = |r: &GameRecord| if r.name(Colour::Red) == "greedy" { Colour::Red } else { Colour::Blue };
-    let wins = records.iter().filter(|r| r.winner == Some(colour(r))).count();
+    let wins = records.iter().filter(|r| r.winner == Some(colour(r, "greedy"))).count();
     let draws = records.iter().filter(|r| r.winner.is_none()).count();
     let totals = [wins, draws, records.len() - wins - draws];
     let text = script("deployment-scores.py", &["greedy", record]);

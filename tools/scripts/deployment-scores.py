@@ -18,7 +18,7 @@ Each group's lines add up to the engine's games.
 import sys
 from collections import Counter, defaultdict
 
-from ljr import FILES, deployment, games
+from ljr import FILES, deployment, games, result_letter
 
 
 def own_row(p, colour):
@@ -58,8 +58,7 @@ def main(engine, paths):
                 if tags.get(name_tag) != engine or setup_tag not in tags:
                     continue
                 played += 1
-                result = tags.get("Result", "*")
-                letter = "D" if result == "1/2-1/2" else "W" if result == ("1-0" if colour == "r" else "0-1") else "L"
+                letter = result_letter(tags, colour)
                 for group, value in features(deployment(tags[setup_tag], colour), colour):
                     results[group][(value, letter)] += 1
     print(f"{engine}: {played} games")

@@ -24,6 +24,17 @@ def games(text):
         yield dict(TAG.findall(game)), plies, game
 
 
+def result_letter(tags, colour):
+    """`W`, `L` or `D` for `colour` (`r`, `b`) by the game's `Result` tag;
+    anything but a win or a loss (a draw, an unfinished `*`) is `D`."""
+    result = tags.get("Result", "*")
+    if result == ("1-0" if colour == "r" else "0-1"):
+        return "W"
+    if result == ("0-1" if colour == "r" else "1-0"):
+        return "L"
+    return "D"
+
+
 FILES = "abcde"
 
 

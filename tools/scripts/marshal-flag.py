@@ -20,7 +20,7 @@ import statistics
 import sys
 from collections import Counter, defaultdict
 
-from ljr import games, removed, walk
+from ljr import games, removed, result_letter, walk
 
 RANKS = "123456789"
 
@@ -85,13 +85,12 @@ def main(paths):
                 name = tags[name_tag]
                 s = per[name]
                 s["games"] += 1
-                won = result == ("1-0" if c == "r" else "0-1")
-                lost = result == ("0-1" if c == "r" else "1-0")
+                letter = result_letter(tags, c)
+                won, lost = letter == "W", letter == "L"
                 s["wins"] += won
                 s["losses"] += lost
                 s["draws"] += result == "1/2-1/2"
                 lengths[name]["win" if won else "loss" if lost else "draw"].append(len(plies))
-                letter = "W" if won else "L" if lost else "D"
                 by_how[name][(fell[c][1] if c in fell else "survived", letter)] += 1
                 if c in fell and fell[c][1] == "hit by a bomb":
                     count, top = fell[c][2]
